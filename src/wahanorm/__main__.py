@@ -1,0 +1,5 @@
+"""``python -m wahanorm``."""
+
+from wahanorm.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""Canonical JSON, produced here and nowhere else, and atomic writes into ``out/``.
+
+Canonical: UTF-8, keys sorted, two-space indent, LF line ends, a final newline, no floats,
+strings NFC with the clean stage's spelling (they arrive that way). The same entities give the
+same bytes on every machine and every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from wahanorm import __version__
+from wahanorm.ids import is_safe_id
+from wahanorm.models import Diagnostic, Index, IndexEntry
+
+INDEX_NAME = "index.json"
+
+
+def canonical_json(value: BaseModel | Mapping[str, Any] | list[Any]) -> str:
+    """The one canonical text of a model or plain JSON value."""
+    data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
+
+
+def content_hash(entity: BaseModel) -> str:
+    """Hash of what an entity says, sources and variants left out: two copies of one rule read
+    from two dumps hash the same."""
+    data = entity.model_dump(mode="json", exclude={"sources", "variants"})
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def entity_path(out_dir: Path, kind: str, entity_id: str) -> Path:
+    """``out/<kind>/<namespace>/<name>.json``; refuses an id that could leave ``out_dir``."""
+    if not is_safe_id(entity_id):
+        raise ValueError(f"unsafe entity id {entity_id!r}")
+    return out_dir / kind / f"{entity_id}.json"
+
+
+def render_outputs(
+    entities: Iterable[Any],
+    diagnostics: list[Diagnostic],
+    data_version: str | None = None,
+) -> dict[str, str]:
+    """Every file of an output folder as ``relative path → text``, index included."""
+    files: dict[str, str] = {}
+    entries: list[IndexEntry] = []
+    for entity in entities:
+        rel = f"{entity.kind}/{entity.id}.json"
+        files[rel] = canonical_json(entity)
+        entries.append(
+            IndexEntry(
+                id=entity.id,
+                kind=entity.kind,
+                name=entity.name,
+                hash=content_hash(entity),
+                sources=entity.sources,
+                variants=len(entity.variants),
+            )
+        )
+    entries.sort(key=lambda e: (e.kind, e.id))
+    index = Index(
+        generator=f"wahanorm {__version__}",
+        data_version=data_version,
+        entities=entries,
+        diagnostics=sorted(diagnostics, key=_diagnostic_order),
+    )
+    files[INDEX_NAME] = canonical_json(index)
+    return files
+
+
+def _diagnostic_order(d: Diagnostic) -> tuple[str, int, str, str, str]:
+    return (d.path, d.line or 0, d.code, d.message, d.severity)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` so that a reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def existing_outputs(out_dir: Path) -> dict[str, str]:
+    """The JSON files an output folder holds now, as ``relative path → text``."""
+    found: dict[str, str] = {}
+    if not out_dir.is_dir():
+        return found
+    for path in sorted(out_dir.rglob("*.json")):
+        if path.is_file():
+            found[path.relative_to(out_dir).as_posix()] = path.read_text(encoding="utf-8")
+    return found
+
+
+def write_outputs(out_dir: Path, files: dict[str, str]) -> tuple[int, list[str]]:
+    """Make ``out_dir`` hold exactly ``files``: changed files rewritten atomically, unchanged ones
+    left alone, vanished ones removed. Returns (files written, files removed)."""
+    current = existing_outputs(out_dir)
+    written = 0
+    for rel, text in sorted(files.items()):
+        if current.get(rel) != text:
+            atomic_write(out_dir / rel, text)
+            written += 1
+    removed = sorted(set(current) - set(files))
+    for rel in removed:
+        (out_dir / rel).unlink()
+    _remove_empty_dirs(out_dir)
+    return written, removed
+
+
+def _remove_empty_dirs(root: Path) -> None:
+    for path in sorted((p for p in root.rglob("*") if p.is_dir()), reverse=True):
+        if not any(path.iterdir()):
+            path.rmdir()

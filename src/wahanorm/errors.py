@@ -1,0 +1,125 @@
+"""One small exception hierarchy, and the collector that turns problems into diagnostics.
+
+Problems are collected, not raised one by one: a stage reports into a ``Report`` and goes on, so
+one bad block or file never stops a batch. Exceptions are for the few cases where a whole input
+cannot be read; the pipeline catches ``WahanormError`` at each input's boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from wahanorm.models import Diagnostic
+
+Severity = Literal["error", "warning", "info"]
+
+
+def caret_excerpt(line_text: str, column: int | None) -> str:
+    """The line itself and, under it, a caret at ``column`` (1-based)."""
+    text = line_text.rstrip("\n")
+    if len(text) > 200:
+        start = max(0, (column or 1) - 100)
+        text = text[start : start + 200]
+        column = (column or 1) - start
+    if column is None:
+        return text
+    return f"{text}\n{' ' * (max(column, 1) - 1)}^"
+
+
+class WahanormError(Exception):
+    """Base of every error wahanorm raises on purpose; carries a position when it has one."""
+
+    code = "error"
+
+    def __init__(
+        self,
+        message: str,
+        path: str = "",
+        line: int | None = None,
+        column: int | None = None,
+        excerpt: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.excerpt = excerpt
+
+    def to_diagnostic(self) -> Diagnostic:
+        """This error as a diagnostic of severity error."""
+        return Diagnostic(
+            severity="error",
+            code=self.code,
+            message=self.message,
+            path=self.path,
+            line=self.line,
+            column=self.column,
+            excerpt=self.excerpt,
+        )
+
+
+class InputError(WahanormError):
+    """An input cannot be read at all: missing, undecodable, too large, not a known format."""
+
+    code = "input-error"
+
+
+class ParseFailure(WahanormError):
+    """A block of text does not follow its grammar."""
+
+    code = "parse-error"
+
+
+class UsageError(WahanormError):
+    """The command line asks for something impossible (exit 2)."""
+
+    code = "usage"
+
+
+@dataclass
+class Report:
+    """Collects the diagnostics of one input (or one run); never raises."""
+
+    path: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def add(
+        self,
+        severity: Severity,
+        code: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        excerpt: str | None = None,
+        path: str | None = None,
+    ) -> None:
+        """Record one diagnostic."""
+        self.diagnostics.append(
+            Diagnostic(
+                severity=severity,
+                code=code,
+                message=message,
+                path=self.path if path is None else path,
+                line=line,
+                column=column,
+                excerpt=excerpt,
+            )
+        )
+
+    def error(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
+        """Record an error: something could not be parsed or read."""
+        self.add("error", code, message, line, **kw)  # type: ignore[arg-type]
+
+    def warning(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
+        """Record a warning: a hole in the source, a conflict, a guess."""
+        self.add("warning", code, message, line, **kw)  # type: ignore[arg-type]
+
+    def info(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
+        """Record an info: a repetition dropped, something skipped on purpose."""
+        self.add("info", code, message, line, **kw)  # type: ignore[arg-type]
+
+    def extend(self, other: Report) -> None:
+        """Take over the diagnostics of another report."""
+        self.diagnostics.extend(other.diagnostics)

@@ -1,0 +1,37 @@
+"""Stable ids: slugs built from names, safe as paths, never from positions or run order."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(name: str) -> str:
+    """``'Iron Hand' Straken`` → ``iron-hand-straken``; letters beyond ASCII keep their base
+    letter where they have one and are spelled by code point otherwise, so a slug is never
+    empty and never holds ``/``, ``.`` or ``:``."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    out: list[str] = []
+    for ch in decomposed:
+        if unicodedata.combining(ch):
+            continue
+        if ch.isascii():
+            out.append(ch.lower())
+        elif ch.isalnum():
+            out.append(f"-u{ord(ch):04x}-")
+        else:
+            out.append(" ")
+    slug = _NON_SLUG.sub("-", "".join(out)).strip("-")
+    return slug or "unnamed"
+
+
+def make_id(namespace: str, name: str) -> str:
+    """``make_id('World Eaters', 'Bloodthirster')`` → ``world-eaters/bloodthirster``."""
+    return f"{slugify(namespace)}/{slugify(name)}"
+
+
+def is_safe_id(entity_id: str) -> bool:
+    """True when the id is ``namespace/name`` of slug characters only."""
+    return re.fullmatch(r"[a-z0-9-]+/[a-z0-9-]+", entity_id) is not None

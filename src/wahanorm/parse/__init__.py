@@ -1,0 +1,1 @@
+"""Parsers: Lark grammars plus transformers that build the pydantic models."""
