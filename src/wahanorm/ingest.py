@@ -1,0 +1,145 @@
+"""Finding inputs, telling their format, and decoding their bytes.
+
+Only this module reads input files. A folder is walked in name order (symlinked folders are not
+followed, so a link loop cannot trap the walk); a folder that holds ``Datasheets.csv`` or
+``Stratagems.csv`` is one input, a Wahapedia export.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from wahanorm.errors import InputError
+
+Format = Literal["dump", "html", "export"]
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""Inputs larger than this are refused with a diagnostic (documented in the README)."""
+
+TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ""})
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
+EXPORT_MARKERS = ("Datasheets.csv", "Stratagems.csv")
+
+
+@dataclass(frozen=True)
+class InputItem:
+    """One input: its path on disk, the path shown in output and diagnostics, its format."""
+
+    path: Path
+    display: str
+    format: Format
+
+
+def display_path(path: Path) -> str:
+    """The path as written in sources and diagnostics: relative to the working folder when it is
+    inside it, POSIX separators, so outputs do not depend on where the repo is checked out."""
+    try:
+        rel = path.resolve().relative_to(Path.cwd().resolve())
+        return rel.as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def is_export_dir(path: Path) -> bool:
+    """True when ``path`` is a folder holding a Wahapedia CSV export."""
+    return path.is_dir() and any((path / name).is_file() for name in EXPORT_MARKERS)
+
+
+def format_of(path: Path) -> Format | None:
+    """The format a file's name promises, or None for a file that is not an input."""
+    suffix = path.suffix.lower()
+    if suffix in HTML_SUFFIXES:
+        return "html"
+    if suffix in TEXT_SUFFIXES:
+        return "dump"
+    return None
+
+
+def discover(paths: list[Path]) -> tuple[list[InputItem], list[tuple[str, str]]]:
+    """Every input below ``paths``, in a stable order, and (path, reason) for what was skipped."""
+    items: list[InputItem] = []
+    skipped: list[tuple[str, str]] = []
+    for root in paths:
+        if is_export_dir(root):
+            items.append(InputItem(root, display_path(root), "export"))
+        elif root.is_dir():
+            _walk(root, items, skipped)
+        elif root.exists():
+            fmt = format_of(root) or "dump"
+            items.append(InputItem(root, display_path(root), fmt))
+        else:
+            skipped.append((root.as_posix(), "no such file or folder"))
+    return items, skipped
+
+
+def _walk(root: Path, items: list[InputItem], skipped: list[tuple[str, str]]) -> None:
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        kept = []
+        for name in sorted(dirnames):
+            sub = here / name
+            if name.startswith("."):
+                continue
+            if is_export_dir(sub):
+                items.append(InputItem(sub, display_path(sub), "export"))
+            else:
+                kept.append(name)
+        dirnames[:] = kept
+        for name in sorted(filenames):
+            path = here / name
+            if name.startswith("."):
+                continue
+            fmt = format_of(path)
+            if fmt is None:
+                skipped.append((display_path(path), f"not a known input format ({path.suffix})"))
+            elif not path.is_file():
+                skipped.append((display_path(path), "not a regular file"))
+            else:
+                items.append(InputItem(path, display_path(path), fmt))
+
+
+def read_bytes(item: InputItem) -> bytes:
+    """The bytes of a file input, refusing what is too large to be a rules text."""
+    try:
+        size = item.path.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise InputError(
+                f"file is {size} bytes, over the {MAX_INPUT_BYTES} byte limit for one input",
+                path=item.display,
+            )
+        return item.path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=item.display) from None
+
+
+def decode(data: bytes, display: str) -> tuple[str, list[str]]:
+    """Text of an input and notes on how it was decoded: UTF-8 with or without BOM, UTF-16 with
+    BOM; bytes that are not text raise ``InputError``; CP-1252 is the fallback, noted."""
+    notes: list[str] = []
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), notes
+        except UnicodeDecodeError as exc:
+            raise InputError(f"bad UTF-16: {exc.reason}", path=display) from None
+    if b"\x00" in data[:65536]:
+        raise InputError("binary file (NUL bytes): not a rules text", path=display)
+    try:
+        return data.decode("utf-8"), notes
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise InputError(
+                f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}) and not CP-1252",
+                path=display,
+                line=line,
+            ) from None
+        notes.append(f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}); read as CP-1252")
+        return text, notes

@@ -1,0 +1,119 @@
+"""The whole flow of data, top to bottom:
+
+    ingest → clean → segment → parse   (per input: ``extract``)
+    merge → emit                        (per run: ``convert``)
+
+Each input is extracted on its own; any ``WahanormError`` or unexpected exception is caught at
+that boundary and becomes a diagnostic, so one bad file never stops a batch.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wahanorm import dump, emit, ingest
+from wahanorm.errors import Report, WahanormError
+from wahanorm.extraction import Entity, Extraction
+from wahanorm.merge import merge_entities
+from wahanorm.models import Diagnostic
+
+
+@dataclass
+class Conversion:
+    """The result of a run: output files as text, diagnostics, and what failed."""
+
+    files: dict[str, str]
+    entities: list[Entity]
+    diagnostics: list[Diagnostic]
+    inputs: int
+    failed: list[str] = field(default_factory=list)
+    data_version: str | None = None
+
+    def counts(self) -> Counter[str]:
+        """Entities per kind."""
+        return Counter(e.kind for e in self.entities)
+
+    @property
+    def errors(self) -> int:
+        """How many diagnostics are errors."""
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+
+def extract_text(text: str, display: str, fmt: ingest.Format) -> Extraction:
+    """Entities of one decoded text input (a dump or an HTML file)."""
+    if fmt == "html":
+        from wahanorm import html_text
+
+        page = _read_datasheet_page(text, display)
+        if page is not None:
+            return page
+        extraction = dump.extract_dump(html_text.html_to_text(text), display)
+        extraction.report.info(
+            "generic-html", "not a Wahapedia datasheet page: read as flattened text"
+        )
+        return extraction
+    return dump.extract_dump(text, display)
+
+
+def _read_datasheet_page(text: str, display: str) -> Extraction | None:
+    try:
+        from wahanorm import html_page
+    except ImportError:  # the page reader is optional until it lands
+        return None
+    return html_page.extract_page(text, display)
+
+
+def extract(item: ingest.InputItem) -> Extraction:
+    """Entities of one input; failures become diagnostics, never exceptions."""
+    try:
+        if item.format == "export":
+            from wahanorm import export
+
+            return export.extract_export(item.path, item.display)
+        text, notes = ingest.decode(ingest.read_bytes(item), item.display)
+        extraction = extract_text(text, item.display, item.format)
+        for note in notes:
+            extraction.report.warning("encoding", note)
+        return extraction
+    except WahanormError as exc:
+        failed = Extraction(item.display)
+        failed.report.diagnostics.append(exc.to_diagnostic().model_copy(update={"path": item.display}))
+        return failed
+    except Exception as exc:  # a bug must not stop the batch; report it with its place
+        failed = Extraction(item.display)
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        failed.report.error(
+            "internal-error",
+            f"wahanorm failed on this input ({type(exc).__name__}: {exc}) at "
+            f"{Path(where.filename).name}:{where.lineno}; please report it",
+        )
+        return failed
+
+
+def convert(paths: list[Path]) -> Conversion:
+    """Convert every input below ``paths`` into the files of an output folder."""
+    items, skipped = ingest.discover(paths)
+    run = Report()
+    for path, reason in skipped:
+        run.warning("skipped-input", f"skipped: {reason}", path=path)
+    extractions = [extract(item) for item in items]
+    return assemble(extractions, run, len(items))
+
+
+def assemble(extractions: list[Extraction], run: Report, inputs: int) -> Conversion:
+    """Merge the extractions of a run and render its output files."""
+    entities: list[Entity] = []
+    failed: list[str] = []
+    versions = sorted({x.data_version for x in extractions if x.data_version})
+    for extraction in extractions:
+        entities.extend(extraction.entities)
+        run.extend(extraction.report)
+        if any(d.severity == "error" for d in extraction.report.diagnostics) and not extraction.entities:
+            failed.append(extraction.path)
+    merged = merge_entities(entities, run)
+    data_version = ", ".join(versions) or None
+    files = emit.render_outputs(merged, run.diagnostics, data_version)
+    return Conversion(files, merged, run.diagnostics, inputs, failed, data_version)
