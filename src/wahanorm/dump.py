@@ -1,10 +1,278 @@
-"""Page dumps (text): clean, segment and parse one dump into entities."""
+"""Page dumps (text): clean, segment and parse one dump into entities.
+
+The datasheet block becomes a ``Datasheet``; the page's short indexes link it to the stratagems,
+detachment rules and enhancements it lists; every rules entry of the tooltip text becomes a
+``Stratagem``, ``DetachmentRule`` or ``Rule``. Holes in the source (a keyword missing from a
+sentence, a placeholder left by the site) are reported with their line and column.
+"""
 
 from __future__ import annotations
 
-from wahanorm.extraction import Extraction
+import re
+
+from wahanorm import clean as cleaning
+from wahanorm.clean.lines import Line
+from wahanorm.emit import content_hash
+from wahanorm.errors import ParseFailure, Report, caret_excerpt
+from wahanorm.extraction import Entity, Extraction
+from wahanorm.ids import make_id, slugify
+from wahanorm.models import Datasheet, DetachmentRule, Enhancement, Rule, SourceRef, Stratagem, Timing
+from wahanorm.parse.datasheet import parse_datasheet
+from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
+from wahanorm.segment import (
+    BRACKET_RULE,
+    CAPS_NUMBERED,
+    CP_LINE,
+    DETACHMENT_LINE,
+    KEYWORD_USAGE,
+    NUMBERED_RULE,
+    Block,
+    segment,
+)
+
+# Holes: places where the site dropped a keyword or left a placeholder.
+HOLES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(?:is|are|of|the) ,"), "a keyword is missing before ','"),
+    (re.compile(r"\bThe (?:and|or) [A-Z]"), "a keyword is missing before 'and'/'or'"),
+    (re.compile(r"\bThe keywords? (?:is|are) used"), "the keyword of this list is missing"),
+    (re.compile(r"\b[A-Z]{3,} (?:or|and) (?:units?|models?)\b"), "a keyword is missing before "
+     "'unit'/'model'"),
+    (re.compile(r"\ban (?:units?|models?)\b"), "a keyword is missing after 'an'"),
+    (re.compile(r"%[0-9]+[^%]*%"), "a link placeholder of the site was left in the text"),
+]
 
 
 def extract_dump(text: str, display: str) -> Extraction:
-    """Entities of one text dump. (Being written.)"""
-    return Extraction(display)
+    """Entities of one text dump."""
+    extraction = Extraction(display)
+    report = extraction.report
+    lines = cleaning.clean(cleaning.to_lines(text), report)
+    if not lines:
+        report.error("empty-input", "no text in this input")
+        return extraction
+    blocks = segment(lines)
+    _report_holes(blocks, report)
+    datasheet: Datasheet | None = None
+    faction_names: set[str] = set()
+    for block in blocks:
+        if block.kind == "datasheet":
+            datasheet = parse_datasheet(block.lines, display, report)
+            faction_names = {a.name.lower() for a in datasheet.abilities.faction}
+    entities = _entries(blocks, display, report, datasheet, faction_names)
+    if datasheet is not None:
+        datasheet = _link_indexes(datasheet, blocks, entities, display, report)
+        entities.insert(0, datasheet)
+    extraction.entities = _drop_repeats(entities, report)
+    return extraction
+
+
+def _source(path: str, block: Block) -> list[SourceRef]:
+    return [SourceRef(path=path, line_start=block.first, line_end=block.last)]
+
+
+def _entries(
+    blocks: list[Block],
+    path: str,
+    report: Report,
+    datasheet: Datasheet | None,
+    faction_names: set[str],
+) -> list[Entity]:
+    entities: list[Entity] = []
+    for block in blocks:
+        if block.kind == "stratagem":
+            stratagem = _stratagem(block, path, report)
+            if stratagem:
+                entities.append(stratagem)
+        elif block.kind == "detachment_rule":
+            entities.append(_detachment_rule(block, path, report))
+        elif block.kind == "rule":
+            rule = _rule(block, path, report, datasheet, faction_names)
+            if rule:
+                entities.append(rule)
+        elif block.kind == "keyword_usage":
+            report.info("skipped", "keyword-usage list of the site skipped", block.first)
+        elif block.kind == "text":
+            for line in block.lines:
+                report.warning("unparsed", f"text outside any entry: {line.text[:80]!r}",
+                               line.number)
+    return entities
+
+
+def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
+    try:
+        entry = parse_entry([x.text for x in block.lines], path, block.first)
+    except ParseFailure as exc:
+        exc.line = block.lines[min((exc.line or block.first) - block.first, len(block.lines) - 1)].number
+        report.diagnostics.append(exc.to_diagnostic())
+        return None
+    for label in entry.body.repeated:
+        report.info("duplicate-dropped", f"repeated {label.upper()} of {entry.name} dropped",
+                    block.first)
+    timing = derive_timing(entry.body.when)
+    return Stratagem(
+        id=make_id(entry.source, entry.name),
+        name=entry.name,
+        sources=_source(path, block),
+        cp=entry.cp,
+        source=entry.source,
+        category=entry.category,
+        rule_number=entry.rule_number,
+        flavour=entry.flavour,
+        when=entry.body.when,
+        target=entry.body.target,
+        effect=entry.body.effect,
+        restrictions=entry.body.restrictions,
+        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,  # type: ignore[arg-type]
+    )
+
+
+def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
+    name = block.lines[0].text
+    match = DETACHMENT_LINE.match(block.lines[1].text) if len(block.lines) > 1 else None
+    detachment = match.group("detachment") if match else ""
+    body = [x.text for x in block.lines[2:]]
+    flavour = body[0] if len(body) > 1 else None
+    text = "\n".join(body[1:] if flavour else body)
+    if not text:
+        report.warning("hole", f"detachment rule {name!r} has no text", block.first)
+    return DetachmentRule(
+        id=make_id(detachment, name),
+        name=name,
+        sources=_source(path, block),
+        detachment=detachment,
+        flavour=flavour,
+        text=text,
+    )
+
+
+def _rule_heading(text: str) -> tuple[str, str | None]:
+    for pattern in (NUMBERED_RULE, BRACKET_RULE, CAPS_NUMBERED):
+        match = pattern.match(text)
+        if match:
+            number = match.group("number") or None
+            name = match.group("name")
+            if pattern is CAPS_NUMBERED and " / " in text:
+                name = re.sub(r"\d{2}(?:\.\d{2})+", "", text)
+            return name.strip(), number
+    return text, None
+
+
+def _rule(
+    block: Block,
+    path: str,
+    report: Report,
+    datasheet: Datasheet | None,
+    faction_names: set[str],
+) -> Rule | None:
+    name, number = _rule_heading(block.lines[0].text)
+    text = "\n".join(x.text for x in block.lines[1:])
+    if not text:
+        report.warning("hole", f"rule {name!r} has a heading and no text", block.first)
+        return None
+    faction_rule = name.lower() in faction_names or text.startswith("If your Army Faction is")
+    namespace = datasheet.faction if (faction_rule and datasheet) else "core"
+    return Rule(id=make_id(namespace, name), name=name, sources=_source(path, block),
+                rule_number=number, text=text)
+
+
+def _index_rows(block: Block) -> list[list[Line]]:
+    rows: list[list[Line]] = []
+    lines = block.lines[1:]
+    index = 0
+    while index + 2 < len(lines) and CP_LINE.match(lines[index + 1].text):
+        rows.append(lines[index : index + 3])
+        index += 3
+        if index < len(lines) and re.fullmatch(r"[A-Z]{1,3}", lines[index].text):
+            index += 1
+    return rows
+
+
+def _link_indexes(
+    datasheet: Datasheet,
+    blocks: list[Block],
+    entities: list[Entity],
+    path: str,
+    report: Report,
+) -> Datasheet:
+    """The ids of the stratagems, detachment rules and enhancements the page lists."""
+    stratagem_ids: set[str] = set()
+    rule_ids: set[str] = set()
+    enhancement_ids: set[str] = set()
+    known = {(e.kind, e.id) for e in entities}
+    rules_by_name = {e.name.lower(): e.id for e in entities if e.kind == "detachment_rule"}
+    for block in blocks:
+        if block.kind == "stratagem_index":
+            for name_line, _cost, source_line in _index_rows(block):
+                source, _category = split_source(source_line.text)
+                stratagem_id = make_id(source, name_line.text)
+                stratagem_ids.add(stratagem_id)
+                if ("stratagem", stratagem_id) not in known:
+                    report.warning("missing-entry", f"stratagem {name_line.text!r} is listed "
+                                   "but its text is not in this input", name_line.number)
+        elif block.kind == "detachment_index":
+            for line in block.lines[1:]:
+                rule_id = rules_by_name.get(line.text.lower())
+                if rule_id:
+                    rule_ids.add(rule_id)
+                else:
+                    report.warning("missing-entry", f"detachment rule {line.text!r} is listed "
+                                   "but its text is not in this input", line.number)
+        elif block.kind == "enhancement_index":
+            for name_line, cost_line in zip(block.lines[1::2], block.lines[2::2], strict=False):
+                enhancement = _listed_enhancement(datasheet, name_line, cost_line, path, report)
+                enhancement_ids.add(enhancement.id)
+                entities.append(enhancement)
+    return datasheet.model_copy(
+        update={
+            "stratagems": sorted(stratagem_ids),
+            "detachment_rules": sorted(rule_ids),
+            "enhancements": sorted(enhancement_ids),
+        }
+    )
+
+
+def _listed_enhancement(
+    datasheet: Datasheet, name_line: Line, cost_line: Line, path: str, report: Report
+) -> Enhancement:
+    """An enhancement the page only lists (name and cost): its detachment and text are not in
+    the dump, so it is named in the faction's namespace and reported."""
+    report.info("partial-entry", f"enhancement {name_line.text!r} is listed with its cost only; "
+                "its detachment and text are not in this input", name_line.number)
+    cost = int(re.sub(r"\D", "", cost_line.text))
+    return Enhancement(
+        id=make_id(datasheet.faction, name_line.text),
+        name=name_line.text,
+        sources=[SourceRef(path=path, line_start=name_line.number, line_end=cost_line.number)],
+        faction=datasheet.faction,
+        cost=cost,
+    )
+
+
+def _report_holes(blocks: list[Block], report: Report) -> None:
+    for block in blocks:
+        for line in block.lines:
+            for pattern, message in HOLES:
+                for match in pattern.finditer(line.text):
+                    column = match.start() + 1
+                    report.warning("hole", message, line.number, column=column,
+                                   excerpt=caret_excerpt(line.text, column))
+
+
+def _drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
+    """The same entry printed twice in one dump (same id, same content) is kept once."""
+    seen: dict[tuple[str, str, str], Entity] = {}
+    kept: list[Entity] = []
+    for entity in entities:
+        key = (entity.kind, entity.id, content_hash(entity))
+        if key in seen:
+            first = seen[key].sources[0].line_start if seen[key].sources else 0
+            report.info("duplicate-dropped", f"{entity.kind} {entity.name!r} printed again "
+                        f"(first at line {first})",
+                        entity.sources[0].line_start if entity.sources else None)
+            continue
+        seen[key] = entity
+        kept.append(entity)
+    return kept
+
+
+__all__ = ["KEYWORD_USAGE", "extract_dump", "slugify"]

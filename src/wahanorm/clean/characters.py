@@ -1,0 +1,65 @@
+"""One spelling per character.
+
+``normalize_characters``: NFC; hyphens (U+2010, U+2011, U+2012, minus U+2212) → ``-``;
+typographic quotes → ASCII; non-breaking and thin spaces → space; zero-width characters
+dropped; bullets ``•`` → ``-``; surrounding white space trimmed. The en dash ``–`` stays: it
+separates faction from unit and weapon from profile (``Axe of Khorne – strike``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from wahanorm.clean.lines import Line
+from wahanorm.errors import Report
+
+_TABLE = str.maketrans(
+    {
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2212": "-",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2033": '"',
+        "\u00a0": " ",
+        "\u2007": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+        "\t": " ",
+        "\u200b": None,
+        "\u200c": None,
+        "\u200d": None,
+        "\ufeff": None,
+    }
+)
+_BULLET = re.compile(r"^[•●▪◦·]\s*")
+_SPACES = re.compile(r" {2,}")
+
+
+def normalize_text(text: str) -> str:
+    """The clean spelling of one piece of text (also used by the HTML and export readers)."""
+    text = unicodedata.normalize("NFC", text).translate(_TABLE)
+    return _SPACES.sub(" ", text).strip()
+
+
+def normalize_characters(lines: list[Line], report: Report) -> list[Line]:
+    """Every line in the clean spelling, bullets as ``- ``."""
+    out = []
+    for line in lines:
+        text = normalize_text(line.text)
+        text = _BULLET.sub("- ", text)
+        out.append(Line(line.number, text))
+    return out
+
+
+def drop_blank_lines(lines: list[Line], report: Report) -> list[Line]:
+    """Blank lines carry nothing; line numbers keep the place of what remains."""
+    return [line for line in lines if line.text]

@@ -1,0 +1,113 @@
+"""Removal of site chrome: Wahapedia's navigation, menus, ads and tooltip boilerplate, and of the
+remnants of tables the dump flattened (lines of nothing but ``|``).
+
+The catalogue below holds strings of the site's user interface, never rules content. A dump that
+starts with the site's navigation (``Datasheets``, ``Army List`` … the faction menu) loses every
+line before its datasheet header.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wahanorm.clean.lines import Line
+from wahanorm.errors import Report
+
+SITE_CHROME = frozenset(
+    {
+        "Datasheets",
+        "Army List",
+        "Datasheets collated",
+        "Faction Rules",
+        "Army Rules",
+        "AuthorCommunityData Export",
+        "Settings",
+        "Disable Ads",
+        "Boosty subscribers may disable ads:",
+        "1. Enter e-mail you have used to login on Boosty.",
+        "2. Press Get new pin code button (if you don't have it already)",
+        "3. Enter pin code.",
+        "Note that login database updated once a day. So, if you are a new booster - try "
+        "tomorrow. And thank you!",
+        "This datasheet does not meet the selection criteria (see Settings tab).",
+        "This datasheet does not meet the selection criteria (see Filter combo-box or Settings "
+        "tab).",
+        "Before selecting targets for this weapon, select one of its profiles to make attacks "
+        "with.",
+    }
+)
+ROLE_WORDS = frozenset(
+    "infantry mounted vehicle vehicles walker monster monsters beast beasts swarm artillery "
+    "aircraft fly epic hero heroes character characters battleline dedicated transport "
+    "transports fortification fortifications other allied units unit and others...".split()
+)
+"""Words of the army list's role menu ("Infantry Epic Hero", "Dedicated Transports")."""
+
+_CHROME_PREFIX = re.compile(r"^Datasheets collated(?=\S)")
+_HEADER = re.compile(r"^\S.*? – \S.*$")
+_SECTION_MARKERS = re.compile(
+    r"^(?:\|?\s*)?(?:RANGED WEAPONS|MELEE WEAPONS|ABILITIES|KEYWORDS:|UNIT COMPOSITION|M)\b"
+)
+_REMNANT = re.compile(r"^[|\s]+$")
+_TRAILING_PIPE = re.compile(r"\s*\|\s*$")
+
+
+def is_role_line(text: str) -> bool:
+    """An army-list role line such as ``Infantry Epic Hero`` or ``Dedicated Transports``."""
+    words = text.lower().split()
+    return bool(words) and all(w in ROLE_WORDS for w in words)
+
+
+def find_datasheet_header(lines: list[Line]) -> int | None:
+    """Index of the ``Faction – Unit`` line that opens a datasheet: one followed within a few
+    lines by the datasheet's stats, weapons, abilities or keywords."""
+    for index, line in enumerate(lines[:400]):
+        if not _HEADER.match(line.text) or line.text.startswith(("|", "-")):
+            continue
+        ahead = lines[index + 1 : index + 12]
+        if any(_SECTION_MARKERS.match(x.text) for x in ahead):
+            return index
+    return None
+
+
+def strip_site_chrome(lines: list[Line], report: Report) -> list[Line]:
+    """Drop the navigation before the datasheet header, and every chrome line."""
+    header = find_datasheet_header(lines)
+    if header:
+        first, last = lines[0].number, lines[header - 1].number
+        report.info(
+            "chrome-removed",
+            f"site navigation removed (lines {first}-{last}, {header} lines)",
+            line=first,
+        )
+        lines = lines[header:]
+    out: list[Line] = []
+    in_role_menu = False
+    for line in lines:
+        if line.text in SITE_CHROME:
+            report.info("chrome-removed", f"site chrome removed: {line.text[:60]!r}", line.number)
+            in_role_menu = line.text == "Datasheets collated"
+            continue
+        text = _CHROME_PREFIX.sub("", line.text)
+        if text != line.text:
+            report.info("chrome-removed", "site chrome removed: 'Datasheets collated'", line.number)
+            in_role_menu = True
+        if in_role_menu and is_role_line(text):
+            report.info("chrome-removed", f"army list menu entry removed: {text!r}", line.number)
+            continue
+        in_role_menu = False
+        out.append(Line(line.number, text))
+    return out
+
+
+def strip_table_remnants(lines: list[Line], report: Report) -> list[Line]:
+    """Drop lines of nothing but table bars; trim a lone bar left after a table cell."""
+    out: list[Line] = []
+    for line in lines:
+        if _REMNANT.match(line.text):
+            report.info("table-remnant", "empty table row removed", line.number)
+            continue
+        if not line.text.startswith("|"):
+            line = Line(line.number, _TRAILING_PIPE.sub("", line.text))
+        out.append(line)
+    return out

@@ -1,0 +1,92 @@
+"""Removal of the repetitions the dumps carry, each one reported.
+
+- ``drop_weapon_name_rows``: a weapon table prints each weapon's name once on its own row
+  (``| Lash of Khorne | |||||||``) and again with its profile; the name-only row goes.
+- ``drop_doubled_headings``: a heading printed twice, first as written, then in capitals
+  (``Feel No Pain`` / ``FEEL NO PAIN``); the first goes.
+- ``drop_repeated_runs``: a run of lines printed again right after itself (the doubled
+  FACTION KEYWORDS line, the repeated TARGET/EFFECT/RESTRICTIONS block, a weapon name printed
+  twice); the second copy goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wahanorm.clean.lines import Line
+from wahanorm.errors import Report
+
+_NAME_ONLY_ROW = re.compile(r"^\|\s*(?P<name>[^|]+?)\s*\|[\s|]*$")
+_ROW_START = re.compile(r"^\|\s*(?P<name>[^|]+?)\s*\|")
+# Table cells that may legitimately repeat one after the other (a characteristic, a cost).
+_CELL = re.compile(r'^(?:[-+]?\d+[+"]?|\d*D\d+(?:[+-]\d+)?|N/A|Melee|-)$', re.IGNORECASE)
+MAX_RUN = 8
+
+
+def drop_weapon_name_rows(lines: list[Line], report: Report) -> list[Line]:
+    """Drop a name-only table row that the next row repeats with its profile."""
+    out: list[Line] = []
+    for index, line in enumerate(lines):
+        name_only = _NAME_ONLY_ROW.match(line.text)
+        if name_only and index + 1 < len(lines):
+            following = _ROW_START.match(lines[index + 1].text)
+            if following and following.group("name") == name_only.group("name"):
+                report.info(
+                    "duplicate-dropped",
+                    f"weapon name row repeated by its profile row: {name_only.group('name')!r}",
+                    line.number,
+                )
+                continue
+        out.append(line)
+    return out
+
+
+def drop_doubled_headings(lines: list[Line], report: Report) -> list[Line]:
+    """Drop a short heading that the next line repeats in capitals."""
+    out: list[Line] = []
+    for index, line in enumerate(lines):
+        following = lines[index + 1].text if index + 1 < len(lines) else ""
+        if (
+            following
+            and line.text != following
+            and line.text.upper() == following
+            and len(line.text.split()) <= 6
+        ):
+            report.info("duplicate-dropped", f"heading printed twice: {line.text!r}", line.number)
+            continue
+        out.append(line)
+    return out
+
+
+def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
+    """Drop a run of up to ``MAX_RUN`` lines that repeats the run just before it."""
+    out: list[Line] = []
+    index = 0
+    while index < len(lines):
+        run = _repeated_run_length(out, lines, index)
+        if run:
+            first = lines[index]
+            report.info(
+                "duplicate-dropped",
+                f"{run} line(s) repeated: {first.text[:60]!r}",
+                first.number,
+            )
+            index += run
+            continue
+        out.append(lines[index])
+        index += 1
+    return out
+
+
+def _repeated_run_length(done: list[Line], lines: list[Line], index: int) -> int:
+    for run in range(MAX_RUN, 0, -1):
+        if run > len(done) or index + run > len(lines):
+            continue
+        ahead = [x.text for x in lines[index : index + run]]
+        behind = [x.text for x in done[-run:]]
+        if ahead != behind:
+            continue
+        if run == 1 and _CELL.match(ahead[0]):
+            continue  # two equal characteristics in a row are data, not a repetition
+        return run
+    return 0

@@ -1,0 +1,155 @@
+"""The command line: ``convert``, ``diff``, ``schema``. Only this module prints.
+
+Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), or
+``out/`` is stale (``convert --check``); 2 usage or input error, with one line that says what to
+do. No traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from wahanorm import __version__, emit, pipeline
+from wahanorm.models import AnyEntity, Diagnostic, Index
+
+DEFAULT_INPUT = Path("raw")
+DEFAULT_OUT = Path("out")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="wahanorm",
+        description="Scraped Warhammer 40,000 rules text → canonical JSON, and what changed.",
+    )
+    parser.add_argument("--version", action="version", version=f"wahanorm {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    convert = commands.add_parser("convert", help="convert dumps, pages and exports to JSON")
+    convert.add_argument("inputs", nargs="*", type=Path, help="files and folders (default: raw/)")
+    convert.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
+    convert.add_argument(
+        "--check", action="store_true", help="fail (exit 1) if --out is not what would be written"
+    )
+    convert.add_argument(
+        "--quiet", "-q", action="store_true", help="print the summary only, not each diagnostic"
+    )
+
+    commands.add_parser("schema", help="print the JSON Schema of the output files")
+    from wahanorm import diff
+
+    if hasattr(diff, "add_parser"):  # TEMP until the diff module lands
+        diff.add_parser(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns its exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage line
+        return int(exc.code or 0) and 2
+    try:
+        if args.command == "convert":
+            return run_convert(args)
+        if args.command == "schema":
+            return run_schema()
+        if args.command == "diff":
+            from wahanorm import diff
+
+            return diff.run(args)
+    except KeyboardInterrupt:
+        print("wahanorm: interrupted", file=sys.stderr)
+        return 130
+    parser.print_usage(sys.stderr)
+    print("wahanorm: error: name a command: convert, diff or schema", file=sys.stderr)
+    return 2
+
+
+def run_schema() -> int:
+    """Print the JSON Schema of an entity file and of ``index.json``."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "wahanorm output, schema version 1",
+        "entity": TypeAdapter(AnyEntity).json_schema(),
+        "index": Index.model_json_schema(),
+    }
+    sys.stdout.write(emit.canonical_json(schema))
+    return 0
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    """Convert, then write ``--out`` (or compare it with ``--check``)."""
+    inputs: list[Path] = args.inputs or [DEFAULT_INPUT]
+    missing = [p for p in inputs if not p.exists()]
+    if missing and len(missing) == len(inputs):
+        print(f"wahanorm: error: no such input: {missing[0]} (give a file or folder)",
+              file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    result = pipeline.convert(inputs)
+    seconds = time.perf_counter() - started
+    if args.check:
+        return _check(args.out, result.files)
+    if not args.quiet:
+        _print_diagnostics(result.diagnostics)
+    try:
+        written, removed = emit.write_outputs(args.out, result.files)
+    except OSError as exc:
+        print(f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    _print_summary(result, seconds, written, removed)
+    return 1 if result.failed or result.errors else 0
+
+
+def _check(out: Path, files: dict[str, str]) -> int:
+    current = emit.existing_outputs(out)
+    stale = sorted(rel for rel in files if current.get(rel) != files[rel])
+    extra = sorted(set(current) - set(files))
+    if not stale and not extra:
+        print(f"wahanorm: {out} is up to date ({len(files)} files)")
+        return 0
+    for rel in stale[:20]:
+        print(f"stale: {out / rel}", file=sys.stderr)
+    for rel in extra[:20]:
+        print(f"not written any more: {out / rel}", file=sys.stderr)
+    print(f"wahanorm: {out} is not what 'wahanorm convert' writes now "
+          f"({len(stale)} stale, {len(extra)} extra); run 'wahanorm convert'", file=sys.stderr)
+    return 1
+
+
+def _print_diagnostics(diagnostics: list[Diagnostic]) -> None:
+    for d in diagnostics:
+        if d.severity == "info":
+            continue
+        where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.column else "")
+        print(f"{where}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+        if d.excerpt:
+            for row in d.excerpt.split("\n"):
+                print(f"    {row}", file=sys.stderr)
+
+
+def _print_summary(
+    result: pipeline.Conversion, seconds: float, written: int, removed: list[str]
+) -> None:
+    counts = result.counts()
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "no entities"
+    by_severity = Counter(d.severity for d in result.diagnostics)
+    print(f"wahanorm: {result.inputs} inputs → {kinds}")
+    print(
+        f"wahanorm: diagnostics: {by_severity['error']} errors, {by_severity['warning']} "
+        f"warnings, {by_severity['info']} notes (all in index.json)"
+    )
+    print(f"wahanorm: {written} files written, {len(removed)} removed, {seconds:.2f} s")
+    if result.failed:
+        print(f"wahanorm: {len(result.failed)} inputs failed: {', '.join(result.failed[:5])}")
+

@@ -1,0 +1,303 @@
+"""A dump's datasheet block → ``Datasheet``.
+
+Both layouts of the dumps are read: pipe tables (``| Lash of Khorne | 12" | 9 | 2+ | … |``) and
+one cell per line (a flattened page: ``M`` / ``5"`` / ``T`` / ``6`` …, weapon name then six
+values). The block is cut into sections at their headings (RANGED WEAPONS, ABILITIES, UNIT
+COMPOSITION, LEADER, KEYWORDS: …); each section has its own small reader.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from wahanorm.clean.lines import Line
+from wahanorm.errors import ParseFailure, Report, caret_excerpt
+from wahanorm.ids import make_id
+from wahanorm.models import Abilities, Ability, Damaged, Datasheet, Points, Profile, SourceRef, Weapon
+from wahanorm.parse.abilities import named_ability, split_core_list
+from wahanorm.parse.stats import parse_stat
+from wahanorm.parse.weapon_abilities import split_profile, split_weapon_name
+
+STAT_LABELS = {
+    "M": "movement",
+    "T": "toughness",
+    "SV": "save",
+    "W": "wounds",
+    "LD": "leadership",
+    "OC": "objective_control",
+    "INV": "invulnerable_save",
+    "INVULNERABLE SAVE": "invulnerable_save",
+}
+_SECTION = re.compile(
+    r"^(?P<head>RANGED WEAPONS|MELEE WEAPONS|WARGEAR OPTIONS|WARGEAR ABILITIES|ABILITIES|"
+    r"UNIT COMPOSITION|LEADER|ORDERS|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"
+)
+_BASE = re.compile(r"^\(⌀\s*(?P<size>[^)]+)\)$")
+_CELL = re.compile(r'^(?:Melee|N/A|-|[-+]?\d+[+"]?|\d*D\d+(?:[+-]\d+)?)$', re.IGNORECASE)
+_COST_ROW = re.compile(r"^\|\s*(?P<what>[^|]*?\bmodels?\b[^|]*?)\s*\|\s*(?P<points>\d+)\s*\|?\s*$")
+_COST_TEXT = re.compile(r"^(?P<what>\d+ models?)$")
+_NAMED = re.compile(r"^(?P<name>[A-Z0-9][^:]{0,60}?): (?P<text>\S.*)$")
+_LEADER_INTRO = re.compile(r"^This model can be attached to the following units?:$")
+
+
+@dataclass
+class _Sections:
+    """The datasheet's lines grouped by heading, each with the heading line."""
+
+    preamble: list[Line] = field(default_factory=list)
+    parts: list[tuple[str, Line, list[Line]]] = field(default_factory=list)
+
+
+def _split_sections(lines: list[Line]) -> _Sections:
+    sections = _Sections()
+    current: list[Line] = sections.preamble
+    for line in lines:
+        match = _SECTION.match(line.text)
+        if match and not line.text.startswith("|"):
+            current = []
+            sections.parts.append((match.group("head"), line, current))
+        else:
+            current.append(line)
+    return sections
+
+
+def parse_datasheet(lines: list[Line], path: str, report: Report) -> Datasheet:
+    """The datasheet of a dump; what cannot be read is reported, the rest kept."""
+    header = lines[0]
+    faction, _, name = header.text.partition(" – ")
+    faction, name = faction.strip(), name.strip()
+    sections = _split_sections(lines[1:])
+    reader = _Reader(path, report, name)
+    reader.preamble(sections.preamble)
+    for head, line, body in sections.parts:
+        reader.section(head, line, body)
+    reader.check()
+    return Datasheet(
+        id=make_id(faction, name),
+        name=name,
+        faction=faction,
+        sources=[SourceRef(path=path, line_start=header.number, line_end=lines[-1].number)],
+        **reader.fields(),
+    )
+
+
+class _Reader:
+    """Collects the fields of one datasheet, section by section."""
+
+    def __init__(self, path: str, report: Report, name: str) -> None:
+        self.path = path
+        self.report = report
+        self.name = name
+        self.base_size: str | None = None
+        self.stats: dict[str, str] = {}
+        self.weapons: list[Weapon] = []
+        self.core: list[Ability] = []
+        self.faction: list[Ability] = []
+        self.datasheet: list[Ability] = []
+        self.wargear: list[Ability] = []
+        self.options: list[str] = []
+        self.composition: list[str] = []
+        self.loadout: str | None = None
+        self.points: list[Points] = []
+        self.leader: list[str] = []
+        self.leader_line: Line | None = None
+        self.orders: list[str] = []
+        self.keywords: list[str] = []
+        self.faction_keywords: list[str] = []
+        self.damaged: Damaged | None = None
+
+    # ---- sections --------------------------------------------------------------------------
+    def preamble(self, lines: list[Line]) -> None:
+        """Name repeated, base size, and the stats of the one-cell-per-line layout."""
+        index = 0
+        while index < len(lines):
+            text = lines[index].text
+            base = _BASE.match(text)
+            label = STAT_LABELS.get(text.upper())
+            if base:
+                self.base_size = base.group("size").strip()
+            elif label and index + 1 < len(lines) and _CELL.match(lines[index + 1].text):
+                self.stats[label] = lines[index + 1].text
+                index += 1
+            elif text != self.name:
+                self.report.warning("unparsed", f"datasheet line not understood: {text[:80]!r}",
+                                    lines[index].number)
+            index += 1
+
+    def section(self, head: str, line: Line, body: list[Line]) -> None:
+        """Dispatch one section to its reader."""
+        rest = _SECTION.match(line.text)
+        after = rest.group("rest") if rest else ""
+        if head in ("RANGED WEAPONS", "MELEE WEAPONS"):
+            self.weapon_table("ranged" if head.startswith("RANGED") else "melee", line, body)
+        elif head == "WARGEAR OPTIONS":
+            self.options = _bullet_items(body)
+        elif head in ("ABILITIES", "WARGEAR ABILITIES"):
+            self.abilities(body, wargear=head == "WARGEAR ABILITIES")
+        elif head == "UNIT COMPOSITION":
+            self.composition_and_costs(body)
+        elif head == "LEADER":
+            self.leader_section(line, body)
+        elif head == "ORDERS":
+            self.orders = [x.text for x in body]
+        elif head == "KEYWORDS":
+            self.keywords = _keyword_list(after.lstrip(":").strip(), body)
+        elif head == "FACTION KEYWORDS":
+            self.faction_keywords = _keyword_list(after.lstrip(":").strip(), body)
+        elif head == "DAMAGED":
+            wounds = re.sub(r"(?i)\s*wounds remaining\s*$", "", after.lstrip(":").strip())
+            self.damaged = Damaged(wounds=wounds, text="\n".join(x.text for x in body))
+
+    def weapon_table(self, kind: str, line: Line, body: list[Line]) -> None:
+        """Pipe rows, or (one cell per line) the column headings then name + six cells."""
+        rows = [x for x in body if x.text.startswith("|")]
+        if rows or "|" in line.text:
+            for row in rows:
+                cells = [c.strip() for c in row.text.strip().strip("|").split("|")]
+                self.weapon(kind, row, cells[0], cells[1:7])
+            for other in (x for x in body if not x.text.startswith("|")):
+                self.report.warning("unparsed", f"weapon table line not understood: "
+                                    f"{other.text[:80]!r}", other.number)
+            return
+        cells = [x for x in body if x.text not in ("RANGE", "A", "BS", "WS", "S", "AP", "D")]
+        index = 0
+        while index < len(cells):
+            values = cells[index + 1 : index + 7]
+            if len(values) == 6 and all(_CELL.match(v.text) for v in values):
+                self.weapon(kind, cells[index], cells[index].text, [v.text for v in values])
+                index += 7
+            else:
+                self.report.error("parse-error", "weapon row without its six characteristics",
+                                  cells[index].number, excerpt=caret_excerpt(cells[index].text, 1))
+                index += 1
+
+    def weapon(self, kind: str, line: Line, name_cell: str, values: list[str]) -> None:
+        """One weapon profile from its name cell and six characteristic cells."""
+        if len(values) != 6 or not all(_CELL.match(v) for v in values):
+            column = line.text.find(values[0]) + 1 if values else 1
+            self.report.error("parse-error", f"weapon row of {len(values)} cells, 6 expected",
+                              line.number, column=column, excerpt=caret_excerpt(line.text, column))
+            return
+        try:
+            full_name, abilities = split_weapon_name(name_cell, self.path, line.number)
+        except ParseFailure as exc:
+            self.report.diagnostics.append(exc.to_diagnostic())
+            full_name, abilities = name_cell, []
+        name, profile = split_profile(full_name)
+        r, a, skill, s, ap, d = (parse_stat(v) for v in values)
+        self.weapons.append(
+            Weapon(name=name, profile=profile, type=kind, range=r, attacks=a,  # type: ignore[arg-type]
+                   skill=skill, strength=s, armour_penetration=ap, damage=d, abilities=abilities)
+        )
+
+    def abilities(self, body: list[Line], wargear: bool) -> None:
+        """CORE:, FACTION:, then ``Name: text`` abilities; other lines continue the last one."""
+        target = self.wargear if wargear else self.datasheet
+        for line in body:
+            text = line.text
+            if text.startswith("CORE:"):
+                self.core.extend(split_core_list(text[5:]))
+            elif text.startswith("FACTION:"):
+                self.faction.extend(Ability(name=n.strip()) for n in text[8:].split(",") if n.strip())
+            elif (named := _NAMED.match(text)) and not text.startswith("- "):
+                target.append(named_ability(named.group("name"), named.group("text")))
+            elif target:
+                last = target[-1]
+                target[-1] = last.model_copy(update={"text": f"{last.text}\n{text}"})
+            else:
+                self.report.warning("unparsed", f"ability line not understood: {text[:80]!r}",
+                                    line.number)
+
+    def composition_and_costs(self, body: list[Line]) -> None:
+        """Composition bullets, the loadout sentence, then the cost table in either layout."""
+        index = 0
+        while index < len(body):
+            text = body[index].text
+            row = _COST_ROW.match(text)
+            cell = _COST_TEXT.match(text)
+            if row:
+                self.points.append(_points(row.group("what"), int(row.group("points"))))
+            elif cell and index + 1 < len(body) and body[index + 1].text.isdigit():
+                self.points.append(_points(cell.group("what"), int(body[index + 1].text)))
+                index += 1
+            elif text.startswith("- "):
+                self.composition.append(text[2:].strip())
+            elif text.startswith("|") and "COSTS" in text.upper():
+                pass  # the cost table's own heading row
+            elif re.match(r"^(This|Every|Each) model", text) or "equipped with" in text:
+                self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
+            else:
+                self.report.warning("unparsed", f"composition line not understood: "
+                                    f"{text[:80]!r}", body[index].number)
+            index += 1
+
+    def leader_section(self, line: Line, body: list[Line]) -> None:
+        """The units this model can lead; the intro sentence alone is a hole in the source."""
+        self.leader_line = line
+        for item in body:
+            if _LEADER_INTRO.match(item.text):
+                self.leader_line = item
+            elif item.text.startswith("- "):
+                self.leader.append(item.text[2:].strip())
+            else:
+                self.leader.append(item.text.strip())
+
+    def check(self) -> None:
+        """Report what a datasheet should have and this one lost."""
+        if self.leader_line is not None and not self.leader:
+            self.report.warning("hole", "LEADER section lists no units (the list was lost)",
+                                self.leader_line.number,
+                                excerpt=caret_excerpt(self.leader_line.text, None))
+
+    def fields(self) -> dict[str, object]:
+        """The collected fields, ready for ``Datasheet``."""
+        profile = (
+            [Profile(name=self.name, **{k: parse_stat(v) for k, v in self.stats.items()})]
+            if self.stats
+            else []
+        )
+        return {
+            "base_size": self.base_size,
+            "profiles": profile,
+            "weapons": self.weapons,
+            "abilities": Abilities(core=self.core, faction=self.faction,
+                                   datasheet=self.datasheet, wargear=self.wargear),
+            "damaged": self.damaged,
+            "wargear_options": self.options,
+            "unit_composition": self.composition,
+            "loadout": self.loadout,
+            "points": self.points,
+            "leader": self.leader,
+            "orders": "\n".join(self.orders) or None,
+            "keywords": self.keywords,
+            "faction_keywords": self.faction_keywords,
+        }
+
+
+def _points(what: str, points: int) -> Points:
+    count = re.match(r"^(\d+)", what.strip())
+    return Points(models=int(count.group(1)) if count else None, points=points, text=what.strip())
+
+
+def _bullet_items(body: list[Line]) -> list[str]:
+    """Option bullets; an option that ends with ':' takes the bullets after it as its choices."""
+    items: list[str] = []
+    for line in body:
+        text = line.text[2:].strip() if line.text.startswith("- ") else line.text.strip()
+        if text.lower() == "none":
+            continue
+        if items and items[-1].split("\n")[0].endswith(":"):
+            items[-1] += f"\n- {text}"
+        else:
+            items.append(text)
+    return items
+
+
+def _keyword_list(first: str, body: list[Line]) -> list[str]:
+    text = ", ".join([first, *(x.text for x in body)])
+    seen: dict[str, None] = {}
+    for part in re.split(r"\s*[,;]\s*", text):
+        if part.strip():
+            seen.setdefault(part.strip().upper(), None)
+    return list(seen)
