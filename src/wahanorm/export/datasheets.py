@@ -1,0 +1,457 @@
+"""Datasheets assembled from ``Datasheets.csv`` and the tables that hang off it by
+``datasheet_id``: models, wargear, abilities, keywords, costs, composition, options, leader links
+and the stratagems, enhancements and detachment rules a datasheet lists.
+
+Each linked table is grouped by datasheet id once (a pass over each table), so the whole export
+is assembled in time linear in its size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from wahanorm.errors import ParseFailure
+from wahanorm.export.context import ExportContext
+from wahanorm.export.rules import Links
+from wahanorm.export.tables import Record
+from wahanorm.ids import make_id
+from wahanorm.models import (
+    Abilities,
+    Ability,
+    Damaged,
+    Datasheet,
+    Points,
+    Profile,
+    Stat,
+    Weapon,
+    WeaponAbility,
+)
+from wahanorm.parse.abilities import named_ability, parse_core_ability
+from wahanorm.parse.stats import parse_stat, stat_from_export
+from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
+
+SHEETS = "Datasheets.csv"
+_MODELS = re.compile(r"^(\d+)\s+models?$", re.I)
+# A profile written with a hyphen where the rules print an en dash ("Gork's Klaw - sweep").
+_HYPHEN_PROFILE = re.compile(r"^(?P<name>.+\S) - (?P<profile>[^-–]+)$")
+_NO_STAT = frozenset({"", "-"})
+# The export's ability groups; a group it adds later is read as datasheet abilities, reported.
+_GROUPS = {
+    "core": "core",
+    "faction": "faction",
+    "datasheet": "datasheet",
+    "wargear": "wargear",
+    "wargear profile": "wargear",
+}
+# Boxes of their own on the page, titled by the ability name; they read as datasheet abilities.
+_BOXED = ("special", "fortification", "primarch", "без заголовка")
+
+
+@dataclass
+class LinkMaps:
+    """The ids a datasheet may link to, by the export's row ids."""
+
+    stratagems: Links
+    enhancements: Links
+    detachment_rules: Links
+
+
+@dataclass
+class _Linked:
+    """The rows of every linked table, grouped by datasheet id."""
+
+    rows: dict[str, dict[str, list[Record]]] = field(default_factory=dict)
+
+    def of(self, table: str, datasheet_id: str) -> list[Record]:
+        return self.rows.get(table, {}).get(datasheet_id, [])
+
+
+_LINKED_TABLES = (
+    "Datasheets_abilities.csv",
+    "Datasheets_keywords.csv",
+    "Datasheets_models.csv",
+    "Datasheets_options.csv",
+    "Datasheets_wargear.csv",
+    "Datasheets_unit_composition.csv",
+    "Datasheets_models_cost.csv",
+    "Datasheets_stratagems.csv",
+    "Datasheets_enhancements.csv",
+    "Datasheets_detachment_abilities.csv",
+)
+
+
+def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
+    """One ``Datasheet`` per row of Datasheets.csv (virtual rows left out, reported)."""
+    linked = _group(ctx)
+    ids: dict[str, str] = {}
+    rows: list[tuple[Record, str, str]] = []
+    for record in ctx.table(SHEETS):
+        name = ctx.text(SHEETS, record, "name")
+        faction = ctx.faction_name(SHEETS, record, record.get("faction_id"))
+        if not name or not faction:
+            ctx.report.error(
+                "missing-field",
+                f"datasheet row {record.get('id')!r} has no {'name' if not name else 'faction'}"
+                "; left out",
+                line=record.line_start,
+                path=ctx.path(SHEETS),
+            )
+            continue
+        if record.get("virtual").strip().lower() == "true":
+            ctx.report.info(
+                "virtual-datasheet",
+                f"datasheet {name!r} is marked virtual (not a unit of its own); left out",
+                line=record.line_start,
+                path=ctx.path(SHEETS),
+            )
+            continue
+        ids[record.get("id")] = make_id(faction, name)
+        rows.append((record, name, faction))
+    leads = _leader_links(ctx, ids)
+    built = [
+        _datasheet(ctx, record, name, faction, ids, linked, links, leads)
+        for record, name, faction in rows
+    ]
+    _report_dropped_columns(ctx)
+    return built
+
+
+def _group(ctx: ExportContext) -> _Linked:
+    linked = _Linked()
+    for table in _LINKED_TABLES:
+        groups: dict[str, list[Record]] = defaultdict(list)
+        for record in ctx.table(table):
+            groups[record.get("datasheet_id")].append(record)
+        linked.rows[table] = groups
+    return linked
+
+
+def _leader_links(ctx: ExportContext, ids: dict[str, str]) -> dict[str, list[str]]:
+    table = "Datasheets_leader.csv"
+    leads: dict[str, list[str]] = defaultdict(list)
+    for record in ctx.table(table):
+        leader, attached = record.get("leader_id"), record.get("attached_id")
+        if attached in ids:
+            leads[leader].append(ids[attached])
+        else:
+            ctx.report.warning(
+                "dangling-link",
+                f"leader link to datasheet {attached!r}, which Datasheets.csv does not hold",
+                line=record.line_start,
+                path=ctx.path(table),
+            )
+    return leads
+
+
+def _datasheet(
+    ctx: ExportContext,
+    record: Record,
+    name: str,
+    faction: str,
+    ids: dict[str, str],
+    linked: _Linked,
+    links: LinkMaps,
+    leads: dict[str, list[str]],
+) -> Datasheet:
+    key = record.get("id")
+    models = linked.of("Datasheets_models.csv", key)
+    keywords, faction_keywords = _keywords(ctx, linked.of("Datasheets_keywords.csv", key))
+    return Datasheet(
+        id=ids[key],
+        name=name,
+        sources=[ctx.source(SHEETS, record)],
+        faction=faction,
+        base_size=_base_size(ctx, models),
+        profiles=[_profile(ctx, row) for row in models],
+        weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key)),
+        abilities=_abilities(ctx, record, linked.of("Datasheets_abilities.csv", key), links),
+        damaged=_damaged(ctx, record),
+        wargear_options=_lines(ctx, "Datasheets_options.csv", linked, key),
+        unit_composition=_lines(ctx, "Datasheets_unit_composition.csv", linked, key),
+        loadout=ctx.optional(SHEETS, record, "loadout"),
+        points=_points(ctx, linked.of("Datasheets_models_cost.csv", key)),
+        leader=sorted(set(leads.get(key, []))),
+        keywords=keywords,
+        faction_keywords=faction_keywords,
+        stratagems=_ids(
+            ctx, "Datasheets_stratagems.csv", "stratagem_id", linked, key, links.stratagems
+        ),
+        detachment_rules=_ids(
+            ctx,
+            "Datasheets_detachment_abilities.csv",
+            "detachment_ability_id",
+            linked,
+            key,
+            links.detachment_rules,
+        ),
+        enhancements=_ids(
+            ctx, "Datasheets_enhancements.csv", "enhancement_id", linked, key, links.enhancements
+        ),
+    )
+
+
+def _stat(ctx: ExportContext, table: str, row: Record, column: str, suffix: str = "") -> Stat:
+    return stat_from_export(ctx.text(table, row, column), suffix)
+
+
+def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> Stat | None:
+    text = ctx.text(table, row, column)
+    return None if text in _NO_STAT else parse_stat(text)
+
+
+def _profile(ctx: ExportContext, row: Record) -> Profile:
+    table = "Datasheets_models.csv"
+    invulnerable = ctx.text(table, row, "inv_sv")
+    note = ctx.text(table, row, "inv_sv_descr")
+    if note:
+        ctx.report.info(
+            "dropped-field",
+            f"the invulnerable save's condition ({note!r}) has no field in a profile; left out",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    return Profile(
+        name=ctx.text(table, row, "name"),
+        movement=_optional_stat(ctx, table, row, "M"),
+        toughness=_optional_stat(ctx, table, row, "T"),
+        save=_optional_stat(ctx, table, row, "Sv"),
+        wounds=_optional_stat(ctx, table, row, "W"),
+        leadership=_optional_stat(ctx, table, row, "Ld"),
+        objective_control=_optional_stat(ctx, table, row, "OC"),
+        invulnerable_save=None if invulnerable in _NO_STAT else stat_from_export(invulnerable, "+"),
+    )
+
+
+def _base_size(ctx: ExportContext, models: list[Record]) -> str | None:
+    """The base size; when the models differ, each model's, as ``name: size``."""
+    table = "Datasheets_models.csv"
+    sizes: list[tuple[str, str]] = []
+    for row in models:
+        size = ctx.text(table, row, "base_size")
+        extra = ctx.text(table, row, "base_size_descr")
+        if extra:
+            size = f"{size} ({extra})" if size else extra
+        if size:
+            sizes.append((ctx.text(table, row, "name"), size))
+    distinct = list(dict.fromkeys(size for _, size in sizes))
+    if len(distinct) <= 1:
+        return distinct[0] if distinct else None
+    return "; ".join(f"{name}: {size}" for name, size in sizes)
+
+
+def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
+    table = "Datasheets_wargear.csv"
+    weapons: list[Weapon] = []
+    for row in rows:
+        name_cell = ctx.text(table, row, "name")
+        kind = ctx.text(table, row, "type").lower()
+        if not name_cell and not kind:
+            ctx.report.info(
+                "empty-row",
+                "wargear row without name or type (a placeholder of the export); skipped",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        if kind not in ("ranged", "melee"):
+            ctx.report.error(
+                "bad-weapon",
+                f"weapon {name_cell!r} has type {kind!r}, neither Ranged nor Melee; left out",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        weapons.append(_weapon(ctx, row, name_cell, kind))
+    return weapons
+
+
+def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapon:
+    table = "Datasheets_wargear.csv"
+    name, profile = split_profile(name_cell)
+    hyphen = _HYPHEN_PROFILE.match(name_cell) if profile is None else None
+    if hyphen:
+        name, profile = hyphen.group("name"), hyphen.group("profile")
+        ctx.report.info(
+            "hyphen-profile",
+            f"weapon {name_cell!r}: profile separated by a hyphen; read as {name!r} – {profile!r}",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    dice = ctx.text(table, row, "dice")
+    if dice:
+        ctx.report.info(
+            "dropped-field",
+            f"weapon {name_cell!r}: the roll that selects this profile ({dice!r}) has no field "
+            "in a weapon; left out",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    return Weapon(
+        name=name,
+        profile=profile,
+        type=kind,
+        range=_stat(ctx, table, row, "range", '"'),
+        attacks=_stat(ctx, table, row, "A"),
+        skill=_stat(ctx, table, row, "BS_WS", "+"),
+        strength=_stat(ctx, table, row, "S"),
+        armour_penetration=_stat(ctx, table, row, "AP"),
+        damage=_stat(ctx, table, row, "D"),
+        abilities=_weapon_abilities(ctx, row, name_cell),
+    )
+
+
+def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[WeaponAbility]:
+    table = "Datasheets_wargear.csv"
+    text = ctx.text(table, row, "description")
+    try:
+        return parse_weapon_abilities(text, ctx.path(table), row.line_start)
+    except ParseFailure as failure:
+        ctx.report.error(
+            "weapon-abilities",
+            f"weapon {name!r}: abilities {text!r} do not parse ({failure.message}); left out",
+            line=row.line_start,
+            path=ctx.path(table),
+            excerpt=failure.excerpt,
+        )
+        return []
+
+
+def _abilities(ctx: ExportContext, sheet: Record, rows: list[Record], links: LinkMaps) -> Abilities:
+    groups: dict[str, list[Ability]] = {"core": [], "faction": [], "datasheet": [], "wargear": []}
+    for row in rows:
+        group, ability = _ability(ctx, row)
+        if ability is not None:
+            groups[group].append(ability)
+    transport = ctx.text(SHEETS, sheet, "transport")
+    if transport:
+        # The transport capacity is a box of rules text on the datasheet; the contract has no
+        # field for it, so it is kept as the datasheet ability the page titles it by.
+        groups["datasheet"].append(Ability(name="Transport", text=transport))
+    return Abilities(**groups)
+
+
+def _ability(ctx: ExportContext, row: Record) -> tuple[str, Ability | None]:
+    table = "Datasheets_abilities.csv"
+    raw_group = ctx.text(table, row, "type").lower()
+    group = _GROUPS.get(raw_group)
+    if group is None:
+        group = "datasheet"
+        if not raw_group.startswith(_BOXED):
+            ctx.report.info(
+                "ability-group",
+                f"ability group {raw_group!r} not known; read as a datasheet ability",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+    name = ctx.text(table, row, "name")
+    glossary_id = row.get("ability_id")
+    if not name and glossary_id:
+        name = _glossary_name(ctx, glossary_id)
+    if not name:
+        ctx.report.error(
+            "missing-field",
+            f"ability row names no ability (ability id {glossary_id!r}); left out",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+        return group, None
+    parameter = ctx.text(table, row, "parameter")
+    text = ctx.optional(table, row, "description")
+    if group == "core":
+        ability = parse_core_ability(f"{name} {parameter}".strip())
+        return group, ability.model_copy(update={"text": text}) if text else ability
+    if group == "faction":
+        return group, Ability(name=name, parameter=parameter or None, text=text)
+    return group, named_ability(name, text)
+
+
+def _glossary_name(ctx: ExportContext, ability_id: str) -> str:
+    return ctx.glossary_names.get(ability_id, "")
+
+
+def _damaged(ctx: ExportContext, record: Record) -> Damaged | None:
+    wounds = ctx.text(SHEETS, record, "damaged_w")
+    text = ctx.text(SHEETS, record, "damaged_description")
+    if not wounds and not text:
+        return None
+    return Damaged(wounds=wounds, text=text)
+
+
+def _lines(ctx: ExportContext, table: str, linked: _Linked, key: str) -> list[str]:
+    rows = sorted(linked.of(table, key), key=_line_number)
+    return [text for row in rows if (text := ctx.text(table, row, "description"))]
+
+
+def _line_number(row: Record) -> int:
+    raw = row.get("line")
+    return int(raw) if raw.isdigit() else 0
+
+
+def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
+    table = "Datasheets_models_cost.csv"
+    points: list[Points] = []
+    for row in sorted(rows, key=_line_number):
+        text = ctx.text(table, row, "description")
+        cost = row.get("cost").strip()
+        if not cost.isdigit():
+            ctx.report.warning(
+                "bad-cost",
+                f"cost {cost!r} of {text!r} is not a number of points; left out",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        match = _MODELS.match(text)
+        points.append(
+            Points(models=int(match.group(1)) if match else None, points=int(cost), text=text)
+        )
+    return points
+
+
+def _keywords(ctx: ExportContext, rows: list[Record]) -> tuple[list[str], list[str]]:
+    """Keywords in the dumps' form (upper case), faction keywords apart, each once."""
+    table = "Datasheets_keywords.csv"
+    plain: dict[str, None] = {}
+    faction: dict[str, None] = {}
+    for row in rows:
+        keyword = ctx.text(table, row, "keyword").upper()
+        if not keyword:
+            continue
+        is_faction = row.get("is_faction_keyword").strip().lower() == "true"
+        (faction if is_faction else plain)[keyword] = None
+    return list(plain), list(faction)
+
+
+def _ids(
+    ctx: ExportContext, table: str, column: str, linked: _Linked, key: str, known: Links
+) -> list[str]:
+    found: set[str] = set()
+    for row in linked.of(table, key):
+        target = row.get(column)
+        entity = known.get(target)
+        if entity is None:
+            ctx.report.warning(
+                "dangling-link",
+                f"link to {column} {target!r}, which the export does not hold",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        found.add(entity)
+    return sorted(found)
+
+
+def _report_dropped_columns(ctx: ExportContext) -> None:
+    counts = {
+        column: sum(1 for r in ctx.table(SHEETS) if r.get(column).strip())
+        for column in ("legend", "role", "leader_head", "leader_footer", "source_id")
+    }
+    dropped = ", ".join(f"{column} ({n} rows)" for column, n in counts.items() if n)
+    if dropped:
+        ctx.report.info(
+            "dropped-column",
+            f"Datasheets.csv columns with no field in a datasheet, left out: {dropped}",
+            path=ctx.path(SHEETS),
+        )

@@ -1,0 +1,154 @@
+"""Detachment rules (``Detachment_abilities.csv``), enhancements (``Enhancements.csv``) and the
+abilities glossary (``Abilities.csv``, kind ``rule``).
+
+Each builder returns its entities and a map from the export's own row id to the entity id, so
+that datasheets can name what they link to by the ids the dumps give.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wahanorm.export.context import ExportContext
+from wahanorm.export.tables import Record
+from wahanorm.ids import make_id
+from wahanorm.models import DetachmentRule, Enhancement, Rule
+
+Links = dict[str, str]
+"""Export row id → entity id."""
+
+_COST = re.compile(r"^\s*(\d+)\s*(?:pts|points)?\s*$", re.I)
+
+
+def detachment_of(ctx: ExportContext, table: str, record: Record) -> str | None:
+    """The detachment a row belongs to: its ``detachment`` column, else the name of its
+    ``detachment_id`` in Detachments.csv."""
+    name = ctx.text(table, record, "detachment")
+    if name:
+        return name
+    return ctx.detachments.get(record.get("detachment_id"))
+
+
+def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
+    """One ``DetachmentRule`` per row of Detachment_abilities.csv."""
+    table = "Detachment_abilities.csv"
+    rules: list[DetachmentRule] = []
+    links: Links = {}
+    for record in ctx.table(table):
+        name = ctx.text(table, record, "name")
+        detachment = detachment_of(ctx, table, record)
+        if not name or not detachment:
+            _unnamed(ctx, table, record, "detachment rule", name, detachment)
+            continue
+        text = ctx.text(table, record, "description")
+        if not text:
+            ctx.report.warning(
+                "empty-text",
+                f"detachment rule {name!r} has no description",
+                line=record.line_start,
+                path=ctx.path(table),
+            )
+        rule = DetachmentRule(
+            id=make_id(detachment, name),
+            name=name,
+            sources=[ctx.source(table, record)],
+            detachment=detachment,
+            flavour=ctx.optional(table, record, "legend"),
+            text=text,
+        )
+        rules.append(rule)
+        links[record.get("id")] = rule.id
+    return rules, links
+
+
+def enhancements(ctx: ExportContext) -> tuple[list[Enhancement], Links]:
+    """One ``Enhancement`` per row of Enhancements.csv, with its detachment, faction and cost."""
+    table = "Enhancements.csv"
+    found: list[Enhancement] = []
+    links: Links = {}
+    for record in ctx.table(table):
+        name = ctx.text(table, record, "name")
+        detachment = detachment_of(ctx, table, record)
+        if not name or not detachment:
+            _unnamed(ctx, table, record, "enhancement", name, detachment)
+            continue
+        enhancement = Enhancement(
+            id=make_id(detachment, name),
+            name=name,
+            sources=[ctx.source(table, record)],
+            detachment=detachment,
+            faction=ctx.faction_name(table, record, record.get("faction_id")),
+            cost=_cost(ctx, table, record),
+            flavour=ctx.optional(table, record, "legend"),
+            text=ctx.optional(table, record, "description"),
+        )
+        found.append(enhancement)
+        links[record.get("id")] = enhancement.id
+    return found, links
+
+
+def _cost(ctx: ExportContext, table: str, record: Record) -> int | None:
+    raw = record.get("cost").strip()
+    match = _COST.match(raw)
+    if match:
+        return int(match.group(1))
+    ctx.report.warning(
+        "bad-cost",
+        f"cost {raw!r} is not a number of points; left out",
+        line=record.line_start,
+        path=ctx.path(table),
+    )
+    return None
+
+
+def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
+    """One ``Rule`` per row of Abilities.csv: core abilities under ``core/``, a faction's own
+    abilities under its faction name. The flavour (``legend``) has no field in a rule."""
+    table = "Abilities.csv"
+    rules: list[Rule] = []
+    links: Links = {}
+    dropped_legends = 0
+    for record in ctx.table(table):
+        name = ctx.text(table, record, "name")
+        if not name:
+            _unnamed(ctx, table, record, "ability", name, "-")
+            continue
+        faction = ctx.faction_name(table, record, record.get("faction_id")) or "core"
+        text = ctx.text(table, record, "description")
+        if not text:
+            ctx.report.warning(
+                "empty-text",
+                f"ability {name!r} has no description",
+                line=record.line_start,
+                path=ctx.path(table),
+            )
+        if record.get("legend").strip():
+            dropped_legends += 1
+        rule = Rule(
+            id=make_id(faction, name),
+            name=name,
+            sources=[ctx.source(table, record)],
+            text=text,
+        )
+        rules.append(rule)
+        links[record.get("id")] = rule.id
+    if dropped_legends:
+        ctx.report.info(
+            "dropped-column",
+            f"Abilities.csv: the flavour text (legend) of {dropped_legends} abilities has no "
+            "field in a rule and is left out",
+            path=ctx.path(table),
+        )
+    return rules, links
+
+
+def _unnamed(
+    ctx: ExportContext, table: str, record: Record, what: str, name: str, group: str | None
+) -> None:
+    missing = "name" if not name else "detachment"
+    ctx.report.error(
+        "missing-field",
+        f"{what} row without a {missing} ({name or record.get('id')!r}); left out",
+        line=record.line_start,
+        path=ctx.path(table),
+    )

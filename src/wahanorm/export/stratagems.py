@@ -1,0 +1,208 @@
+"""Stratagems from ``Stratagems.csv``, their description read by the dumps' Lark grammar.
+
+The source is ``Core`` for core stratagems, ``Boarding Actions`` for that expansion's, else the
+stratagem's detachment (or, for a stratagem without one, what its ``type`` column names). The
+timing comes from WHEN, as for the dumps; the export's own ``turn`` and ``phase`` columns are a
+second opinion: the run reports how often the two agree and every row where they do not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wahanorm.errors import ParseFailure
+from wahanorm.export.context import ExportContext
+from wahanorm.export.rules import Links, detachment_of
+from wahanorm.export.tables import Record
+from wahanorm.ids import make_id
+from wahanorm.models import Stratagem, Timing
+from wahanorm.parse.stratagems import PHASES, StratagemBody, derive_timing, parse_body, split_source
+
+TABLE = "Stratagems.csv"
+_CP = re.compile(r"^\s*(\d+)\s*(?:CP)?\s*$", re.I)
+_TRAILING_STRATAGEM = re.compile(r"\s*(?:[–-]\s*)?(?:Stratagem)?\s*[–-]?\s*$", re.I)
+_EXPORT_TURNS = {
+    "your turn": "your",
+    "opponent's turn": "opponent",
+    "either player's turn": "either",
+}
+
+
+@dataclass
+class TimingTally:
+    """How many stratagems' derived timing matched the export's turn and phase columns."""
+
+    compared: int = 0
+    agreed: int = 0
+    without_when: int = 0
+
+
+def stratagems(ctx: ExportContext) -> tuple[list[Stratagem], Links]:
+    """One ``Stratagem`` per row of Stratagems.csv, and the agreement report on timing."""
+    found: list[Stratagem] = []
+    links: Links = {}
+    tally = TimingTally()
+    for record in ctx.table(TABLE):
+        stratagem = _stratagem(ctx, record, tally)
+        if stratagem is not None:
+            found.append(stratagem)
+            links[record.get("id")] = stratagem.id
+    _report_agreement(ctx, tally)
+    return found, links
+
+
+def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:
+    """(source, category) of a stratagem from its ``type`` column and detachment:
+    ``Core – Battle Tactic Stratagem`` → (``Core``, ``Battle Tactic``); a detachment's stratagem
+    takes the detachment's full name as its source."""
+    named, category = split_source(type_text) if type_text else ("", None)
+    named = _TRAILING_STRATAGEM.sub("", named)
+    if category is not None and category.lower() == "stratagem":
+        category = None
+    if named in ("Core", "Boarding Actions") and not detachment:
+        return named, category
+    return detachment or named or "Unknown", category
+
+
+def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Stratagem | None:
+    name = ctx.text(TABLE, record, "name")
+    if not name:
+        ctx.report.error(
+            "missing-field",
+            f"stratagem row {record.get('id')!r} has no name; left out",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+        return None
+    source, category = source_of(ctx.text(TABLE, record, "type"), detachment_of(ctx, TABLE, record))
+    if source == "Unknown":
+        ctx.report.warning(
+            "missing-field",
+            f"stratagem {name!r} names neither a type nor a detachment; source 'Unknown'",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+    body = _body(ctx, record, name)
+    derived = derive_timing(body.when)
+    timing = Timing(turn=derived[0], phases=derived[1]) if derived else None
+    _compare_timing(ctx, record, name, timing, tally)
+    return Stratagem(
+        id=make_id(source, name),
+        name=name,
+        sources=[ctx.source(TABLE, record)],
+        cp=_cp(ctx, record, name),
+        source=source,
+        category=category,
+        flavour=ctx.optional(TABLE, record, "legend"),
+        when=body.when,
+        target=body.target,
+        effect=body.effect,
+        restrictions=body.restrictions,
+        timing=timing,
+    )
+
+
+def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
+    raw = record.get("cp_cost").strip()
+    match = _CP.match(raw)
+    if match:
+        return int(match.group(1))
+    ctx.report.info(
+        "no-cost",
+        f"stratagem {name!r} has no CP cost ({raw!r}); cp left empty",
+        line=record.line_start,
+        path=ctx.path(TABLE),
+    )
+    return None
+
+
+def _body(ctx: ExportContext, record: Record, name: str) -> StratagemBody:
+    """The labelled sections of the description. A description the grammar cannot read is an
+    error; its whole text is kept in ``effect`` so that no rule text is lost."""
+    text = ctx.text(TABLE, record, "description")
+    if not text:
+        ctx.report.warning(
+            "empty-text",
+            f"stratagem {name!r} has no description",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+        return StratagemBody()
+    try:
+        body = parse_body(text, ctx.path(TABLE), record.line_start)
+    except ParseFailure as failure:
+        ctx.report.error(
+            "stratagem-body",
+            f"stratagem {name!r}: {failure.message}; the whole description is kept as effect",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+            excerpt=failure.excerpt,
+        )
+        return StratagemBody(effect=text)
+    if body.trigger:
+        # The Aeldari manoeuvres: TRIGGER stands where WHEN would, and the contract has no
+        # trigger field; it is kept as the WHEN it plays the part of.
+        ctx.report.info(
+            "trigger-as-when",
+            f"stratagem {name!r} has TRIGGER instead of WHEN; kept as its when",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+        if body.when is None:
+            body.when = body.trigger
+        else:
+            body.effect = "\n".join(x for x in (f"TRIGGER: {body.trigger}", body.effect) if x)
+    return body
+
+
+def export_timing(turn: str, phase: str) -> tuple[str, list[str]] | None:
+    """The export's ``turn`` and ``phase`` columns as (turn, phases): ``Either player's turn``,
+    ``Shooting or Fight phase`` → (``either``, [``shooting``, ``fight``])."""
+    key = turn.strip().lower()
+    if key not in _EXPORT_TURNS:
+        return None
+    lowered = phase.lower()
+    if "any phase" in lowered:
+        return _EXPORT_TURNS[key], list(PHASES)
+    return _EXPORT_TURNS[key], [p for p in PHASES if re.search(rf"\b{p}\b", lowered)]
+
+
+def _compare_timing(
+    ctx: ExportContext, record: Record, name: str, timing: Timing | None, tally: TimingTally
+) -> None:
+    theirs = export_timing(ctx.text(TABLE, record, "turn"), ctx.text(TABLE, record, "phase"))
+    if timing is None:
+        tally.without_when += 1
+        return
+    if theirs is None:
+        return
+    tally.compared += 1
+    ours = (timing.turn, timing.phases)
+    if ours == theirs:
+        tally.agreed += 1
+        return
+    ctx.report.warning(
+        "timing-disagrees",
+        f"stratagem {name!r}: WHEN gives {_show(ours)}, the export's turn/phase columns give "
+        f"{_show(theirs)}",
+        line=record.line_start,
+        path=ctx.path(TABLE),
+    )
+
+
+def _show(timing: tuple[str, list[str]]) -> str:
+    return f"{timing[0]} turn, {' or '.join(timing[1]) or 'no phase'}"
+
+
+def _report_agreement(ctx: ExportContext, tally: TimingTally) -> None:
+    if not tally.compared:
+        return
+    rate = 100 * tally.agreed / tally.compared
+    ctx.report.info(
+        "timing-agreement",
+        f"timing derived from WHEN agrees with the export's turn/phase columns for "
+        f"{tally.agreed} of {tally.compared} stratagems ({rate:.1f}%); "
+        f"{tally.without_when} without a WHEN not compared",
+        path=ctx.path(TABLE),
+    )
