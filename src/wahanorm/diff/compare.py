@@ -1,0 +1,92 @@
+"""Changes inside one entity, in the game's terms.
+
+Entities are compared as the JSON their files hold (not as models), so an output folder written
+by an older or newer wahanorm still diffs: a field this module does not know is compared
+generically. Lists are compared by what they hold, never by position, so reordering alone is no
+change; ``sources`` (where a rule was read) is not a rule and is never compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from wahanorm.diff import datasheet
+from wahanorm.diff.generic import compare_set, compare_value, label_of
+from wahanorm.diff.result import Change
+from wahanorm.diff.values import Json, canon
+
+Handler = Callable[[str, str, Json, Json, list[Change]], None]
+"""(path, label, old value, new value, changes found so far) → appends its changes."""
+
+IGNORED = frozenset({"id", "kind", "sources"})
+
+FIELD_ORDER = (
+    "name",
+    "cp",
+    "cost",
+    "points",
+    "profiles",
+    "weapons",
+    "abilities",
+    "keywords",
+    "faction_keywords",
+    "leader",
+    "when",
+    "target",
+    "effect",
+    "restrictions",
+    "text",
+)
+"""Fields shown first, in this order: the numbers players look for, then the rules text."""
+
+
+def compare_entities(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """Every change from ``old`` to ``new`` of one entity (same kind), in a stable order."""
+    changes: list[Change] = []
+    for key in _ordered_keys(old, new):
+        a, b = old.get(key), new.get(key)
+        if key in IGNORED or a == b:
+            continue
+        handler = HANDLERS.get(key, compare_value)
+        handler(key, label_of(key), a, b, changes)
+    return changes
+
+
+def _ordered_keys(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    rest = sorted((set(old) | set(new)) - set(FIELD_ORDER))
+    return [k for k in FIELD_ORDER if k in old or k in new] + rest
+
+
+def compare_variants(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
+    """Conflicting versions kept beside an entity: counted, their sources left out."""
+    strip = [{k: v for k, v in x.items() if k != "sources"} for x in old or []]
+    strip_new = [{k: v for k, v in x.items() if k != "sources"} for x in new or []]
+    if sorted(map(canon, strip)) == sorted(map(canon, strip_new)):
+        return
+    out.append(
+        Change(
+            path=path,
+            op="changed",
+            label="Conflicting versions",
+            old=str(len(strip)),
+            new=str(len(strip_new)),
+            summary=f"Conflicting versions (variants): {len(strip)} → {len(strip_new)}, "
+            "content changed",
+        )
+    )
+
+
+HANDLERS: dict[str, Handler] = {
+    "keywords": compare_set,
+    "faction_keywords": compare_set,
+    "leader": compare_set,
+    "stratagems": compare_set,
+    "detachment_rules": compare_set,
+    "enhancements": compare_set,
+    "variants": compare_variants,
+    "points": datasheet.compare_points,
+    "profiles": datasheet.compare_profiles,
+    "weapons": datasheet.compare_weapons,
+    "abilities": datasheet.compare_abilities,
+}

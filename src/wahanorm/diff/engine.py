@@ -1,0 +1,159 @@
+"""Two sets of output files → one ``DiffReport``: entities matched by (kind, id), then probable
+renames among what is left, then the changes inside each entity."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from wahanorm.diff.compare import compare_entities
+from wahanorm.diff.groups import Grouper
+from wahanorm.diff.rename import find_renames
+from wahanorm.diff.result import Counts, DiffReport, EntityDiff, Side, SideSource, Status
+from wahanorm.emit import INDEX_NAME
+from wahanorm.errors import InputError
+from wahanorm.models import KINDS
+
+Entity = dict[str, Any]
+Key = tuple[str, str]
+
+
+@dataclass
+class Snapshot:
+    """One side's output files (``relative path → text``) and how they were obtained."""
+
+    spec: str
+    source: SideSource
+    files: dict[str, str]
+
+
+@dataclass
+class Entities:
+    """The entities of one snapshot by (kind, id), with each file's text to skip equal ones."""
+
+    by_key: dict[Key, Entity]
+    texts: dict[Key, str]
+    data_version: str | None
+
+
+def read_entities(snap: Snapshot) -> Entities:
+    """Parse the entity files of a snapshot; a file that is not JSON is an input error."""
+    by_key: dict[Key, Entity] = {}
+    texts: dict[Key, str] = {}
+    version: str | None = None
+    for rel, text in sorted(snap.files.items()):
+        data = _load_json(snap.spec, rel, text)
+        if rel == INDEX_NAME:
+            version = data.get("data_version") if isinstance(data, dict) else None
+            continue
+        if not isinstance(data, dict) or "/" not in rel:
+            continue  # not an entity file: nothing of the contract, nothing to compare
+        key = _key_of(rel, data)
+        by_key[key] = data
+        texts[key] = text
+    return Entities(by_key, texts, version)
+
+
+def _load_json(spec: str, rel: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{spec}: {rel} is not valid JSON ({exc.msg}, line {exc.lineno})") from exc
+
+
+def _key_of(rel: str, data: Entity) -> Key:
+    kind, _, rest = rel.partition("/")
+    return str(data.get("kind", kind)), str(data.get("id", rest.removesuffix(".json")))
+
+
+def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
+    """Everything that differs from ``old`` to ``new``, in the game's terms."""
+    a, b = read_entities(old), read_entities(new)
+    grouper = Grouper([*b.by_key.values(), *a.by_key.values()])
+    diffs = _changed(a, b, grouper) + _added_removed_renamed(a, b, grouper)
+    diffs.sort(key=_order)
+    return DiffReport(
+        old=_side(old, a),
+        new=_side(new, b),
+        summary=_count(diffs),
+        by_kind={k: _count([d for d in diffs if d.kind == k]) for k in _kinds(diffs)},
+        entities=diffs,
+    )
+
+
+def _changed(a: Entities, b: Entities, grouper: Grouper) -> list[EntityDiff]:
+    diffs: list[EntityDiff] = []
+    for key in a.by_key.keys() & b.by_key.keys():
+        if a.texts[key] == b.texts[key]:
+            continue  # canonical JSON: equal text is equal content, no need to look inside
+        new = b.by_key[key]
+        changes = compare_entities(a.by_key[key], new)
+        if changes:  # differences of order or spacing alone are no change
+            diffs.append(_entity_diff("changed", new, grouper, changes=changes))
+    return diffs
+
+
+def _added_removed_renamed(a: Entities, b: Entities, grouper: Grouper) -> list[EntityDiff]:
+    removed = [a.by_key[k] for k in sorted(a.by_key.keys() - b.by_key.keys())]
+    added = [b.by_key[k] for k in sorted(b.by_key.keys() - a.by_key.keys())]
+    diffs: list[EntityDiff] = []
+    paired_old: set[int] = set()
+    paired_new: set[int] = set()
+    for old, new, score in find_renames(removed, added):
+        paired_old.add(id(old))
+        paired_new.add(id(new))
+        diffs.append(
+            _entity_diff(
+                "renamed",
+                new,
+                grouper,
+                changes=compare_entities(old, new),
+                old_id=str(old.get("id")),
+                old_name=str(old.get("name")),
+                similarity=round(score * 100),
+            )
+        )
+    diffs += [_entity_diff("removed", e, grouper) for e in removed if id(e) not in paired_old]
+    diffs += [_entity_diff("added", e, grouper) for e in added if id(e) not in paired_new]
+    return diffs
+
+
+def _entity_diff(status: Status, e: Entity, grouper: Grouper, **extra: Any) -> EntityDiff:
+    return EntityDiff(
+        status=status,
+        kind=str(e.get("kind")),
+        id=str(e.get("id")),
+        name=str(e.get("name")),
+        group=grouper.group(e),
+        **extra,
+    )
+
+
+def _order(d: EntityDiff) -> tuple[str, int, str]:
+    kind_rank = KINDS.index(d.kind) if d.kind in KINDS else len(KINDS)
+    return (d.group.lower(), kind_rank, d.id)
+
+
+def _kinds(diffs: list[EntityDiff]) -> list[str]:
+    return sorted(
+        {d.kind for d in diffs},
+        key=lambda k: (k not in KINDS, KINDS.index(k) if k in KINDS else 0, k),
+    )
+
+
+def _count(diffs: list[EntityDiff]) -> Counts:
+    c = Counter(d.status for d in diffs)
+    return Counts(
+        added=c["added"], removed=c["removed"], renamed=c["renamed"], changed=c["changed"]
+    )
+
+
+def _side(snap: Snapshot, entities: Entities) -> Side:
+    return Side(
+        spec=snap.spec,
+        source=snap.source,
+        data_version=entities.data_version,
+        entities=len(entities.by_key),
+    )

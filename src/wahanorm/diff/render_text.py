@@ -1,0 +1,69 @@
+"""The diff for a terminal: one line per entity, its changes indented below; colour only when
+asked (the command asks when stdout is a terminal and NO_COLOR is not set)."""
+
+from __future__ import annotations
+
+from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, WordOp
+from wahanorm.diff.values import plain_words
+from wahanorm.diff.words import elide
+
+_COLOURS = {
+    "added": "32",
+    "removed": "31",
+    "changed": "33",
+    "renamed": "36",
+    "delete": "31",
+    "insert": "32",
+    "head": "1",
+}
+_MARKS = {"added": "+", "removed": "-", "changed": "~", "renamed": ">"}
+
+
+def paint(text: str, what: str, colour: bool) -> str:
+    """``text`` in the colour of ``what`` (an entity status, a word op, ``head``)."""
+    return f"\033[{_COLOURS[what]}m{text}\033[0m" if colour else text
+
+
+def counts_line(c: Counts) -> str:
+    """``3 added, 1 removed, 0 renamed, 8 changed``."""
+    return f"{c.added} added, {c.removed} removed, {c.renamed} renamed, {c.changed} changed"
+
+
+def render_text(report: DiffReport, colour: bool = False) -> str:
+    """The whole report as terminal text."""
+    lines = [paint(f"wahanorm diff {report.old.spec} → {report.new.spec}", "head", colour)]
+    if report.old.data_version or report.new.data_version:
+        lines.append(f"data: {report.old.data_version} → {report.new.data_version}")
+    if not report.has_changes:
+        return "\n".join([*lines, "no rules changes"]) + "\n"
+    lines.append(f"{report.summary.total} entities differ: {counts_line(report.summary)}")
+    group = None
+    for diff in report.entities:
+        if diff.group != group:
+            group = diff.group
+            lines += ["", paint(group, "head", colour)]
+        lines.append(_entity_line(diff, colour))
+        lines += [f"      {_change_line(ch, colour)}" for ch in diff.changes]
+    return "\n".join(lines) + "\n"
+
+
+def _entity_line(d: EntityDiff, colour: bool) -> str:
+    mark = paint(_MARKS[d.status], d.status, colour)
+    if d.status == "renamed":
+        return (
+            f"  {mark} {d.kind} {d.old_name} → {d.name}  ({d.old_id} → {d.id}, "
+            f"{d.similarity}% alike)"
+        )
+    return f"  {mark} {d.kind} {d.name}  ({d.id})"
+
+
+def _change_line(ch: Change, colour: bool) -> str:
+    if ch.words is None:
+        return ch.summary
+    return f"{ch.label}: {_words(elide(ch.words), colour)}"
+
+
+def _words(ops: list[WordOp], colour: bool) -> str:
+    if not colour:
+        return plain_words(ops)
+    return " ".join(op.text if op.op == "equal" else paint(op.text, op.op, True) for op in ops)
