@@ -109,6 +109,7 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
             continue
         ids[record.get("id")] = make_id(faction, name)
         rows.append((record, name, faction))
+    _report_orphans(ctx, linked, ids)
     leads = _leader_links(ctx, ids)
     built = [
         _datasheet(ctx, record, name, faction, ids, linked, links, leads)
@@ -126,6 +127,21 @@ def _group(ctx: ExportContext) -> _Linked:
             groups[record.get("datasheet_id")].append(record)
         linked.rows[table] = groups
     return linked
+
+
+def _report_orphans(ctx: ExportContext, linked: _Linked, ids: dict[str, str]) -> None:
+    """Rows that hang off a datasheet Datasheets.csv does not hold (or holds as virtual) are
+    not part of any output: one warning per table and missing datasheet."""
+    for table, groups in linked.rows.items():
+        for key, rows in groups.items():
+            if key not in ids:
+                ctx.report.warning(
+                    "orphan-rows",
+                    f"{len(rows)} row(s) for datasheet {key!r}, which Datasheets.csv does not "
+                    "hold as a unit; left out",
+                    line=rows[0].line_start,
+                    path=ctx.path(table),
+                )
 
 
 def _leader_links(ctx: ExportContext, ids: dict[str, str]) -> dict[str, list[str]]:
@@ -395,6 +411,9 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
+        if cost.startswith("+") and cost[1:].isdigit():
+            # An extra model's cost on top of the unit's: the sign stays in the text.
+            text, cost = f"{text} {cost}", cost[1:]
         if not cost.isdigit():
             ctx.report.warning(
                 "bad-cost",

@@ -17,7 +17,7 @@ from wahanorm.models import DetachmentRule, Enhancement, Rule
 Links = dict[str, str]
 """Export row id → entity id."""
 
-_COST = re.compile(r"^\s*(\d+)\s*(?:pts|points)?\s*$", re.I)
+_COST = re.compile(r"^\s*(?P<sign>\+)?\s*(?P<points>\d+)\s*(?:pts|points)?\s*$", re.I)
 
 
 def detachment_of(ctx: ExportContext, table: str, record: Record) -> str | None:
@@ -90,8 +90,15 @@ def enhancements(ctx: ExportContext) -> tuple[list[Enhancement], Links]:
 def _cost(ctx: ExportContext, table: str, record: Record) -> int | None:
     raw = record.get("cost").strip()
     match = _COST.match(raw)
+    if match and match.group("sign"):
+        ctx.report.info(
+            "upgrade-cost",
+            f"cost {raw!r} is written as an addition; read as {match.group('points')} points",
+            line=record.line_start,
+            path=ctx.path(table),
+        )
     if match:
-        return int(match.group(1))
+        return int(match.group("points"))
     ctx.report.warning(
         "bad-cost",
         f"cost {raw!r} is not a number of points; left out",
