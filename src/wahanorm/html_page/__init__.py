@@ -1,0 +1,85 @@
+"""Saved Wahapedia datasheet pages (HTML), read through their structure.
+
+``extract_page`` finds the datasheet frame(s) of a page (``div.dsOuterFrame``), reads each into
+a ``Datasheet``, and reads the page's hidden tooltips into its stratagems, detachment rules,
+enhancements and glossary rules. Only those two parts of the document are walked: the scripts,
+ads, menus and cookie banners around them are never looked at, so they leave no trace.
+
+    dom        parsing, class tests, source lines, text as the page shows it
+    datasheet  one frame → Datasheet
+    tooltips   hidden tooltips → Stratagem, DetachmentRule, Enhancement, Rule
+"""
+
+from __future__ import annotations
+
+from wahanorm.emit import content_hash
+from wahanorm.extraction import Entity, Extraction
+from wahanorm.html_page import dom
+from wahanorm.html_page.datasheet import FrameContext, read_frame
+from wahanorm.html_page.dom import Element
+from wahanorm.html_page.tooltips import TooltipContext, read_tooltips
+
+FRAME_CLASS = "dsOuterFrame"
+
+
+def is_datasheet_page(html: str) -> bool:
+    """A cheap first look: does the text hold a Wahapedia datasheet frame at all?"""
+    return FRAME_CLASS in html
+
+
+def extract_page(html: str, display: str) -> Extraction | None:
+    """The entities of a saved Wahapedia datasheet page; None when the HTML is not one (the
+    caller then reads it as flattened text). Problems on the page become diagnostics."""
+    if not is_datasheet_page(html):
+        return None
+    root = dom.parse(html)
+    if root is None:
+        return None
+    frames = dom.select(root, "div", FRAME_CLASS)
+    if not frames:
+        return None
+    extraction = Extraction(display)
+    report = extraction.report
+    faction = page_faction(root)
+    if faction is None:
+        report.error(
+            "html-no-faction",
+            "the page header names no faction; datasheet ids cannot be built",
+            line=frames[0].sourceline,
+        )
+        return extraction
+    tooltips = read_tooltips(root, TooltipContext(faction, display, report))
+    context = FrameContext(faction, display, report, tooltips)
+    sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
+    extraction.entities.extend(sheets)
+    extraction.entities.extend(_deduplicated(list(tooltips.values()), extraction))
+    return extraction
+
+
+def page_faction(root: Element) -> str | None:
+    """The faction the page's title names: ``<h1 class="page_header2">`` holds
+    ``<span>Tyranids</span><span> – Old One Eye</span>``."""
+    for header in dom.select(root, "h1", "page_header2"):
+        spans = dom.select(header, "span", "page_header_span2")
+        if spans:
+            name = dom.text(spans[0])
+            return name or None
+    return None
+
+
+def _deduplicated(entities: list[Entity], extraction: Extraction) -> list[Entity]:
+    """One entity per id and content: the page repeats a rule under several tooltips (one per
+    place that links it). Same id with different content stays twice, for merge to report."""
+    seen: dict[tuple[str, str], Entity] = {}
+    repeats = 0
+    for entity in entities:
+        key = (entity.id, content_hash(entity))
+        if key in seen:
+            repeats += 1
+            continue
+        seen[key] = entity
+    if repeats:
+        extraction.report.info(
+            "html-tooltip-repeats", f"{repeats} tooltips repeat an entity read from another one"
+        )
+    return sorted(seen.values(), key=lambda e: (e.kind, e.id))

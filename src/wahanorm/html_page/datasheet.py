@@ -1,0 +1,534 @@
+"""One datasheet frame (``div.dsOuterFrame``) of a saved page → a ``Datasheet``.
+
+The frame holds, in order: the name header with the base size, one or more characteristic
+profiles and the invulnerable save, the weapon tables (``table.wTable``), then sections that
+each start with a ``div.dsHeader`` (WARGEAR OPTIONS, ABILITIES, UNIT COMPOSITION, DAMAGED …),
+the keyword boxes (``div.ds2colKW``), and the lists of stratagems, detachment rules and
+enhancements, whose full text lives in the page's hidden tooltips.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from wahanorm.errors import ParseFailure, Report
+from wahanorm.extraction import Entity
+from wahanorm.html_page import dom
+from wahanorm.html_page.dom import Element
+from wahanorm.ids import make_id
+from wahanorm.models import (
+    Abilities,
+    Ability,
+    Damaged,
+    Datasheet,
+    Points,
+    Profile,
+    SourceRef,
+    Stat,
+    Weapon,
+    WeaponAbility,
+)
+from wahanorm.parse.abilities import named_ability, split_core_list
+from wahanorm.parse.stats import parse_stat
+from wahanorm.parse.stratagems import split_source
+from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
+
+_STATS = {
+    "M": "movement",
+    "T": "toughness",
+    "SV": "save",
+    "W": "wounds",
+    "LD": "leadership",
+    "OC": "objective_control",
+}
+_WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
+_AURA_GROUP = re.compile(r"\(([^)]*,\s*)?Aura(\s*,[^)]*)?\)", re.I)
+_DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
+_MODELS = re.compile(r"^(\d+)\s+models?\b", re.I)
+
+
+@dataclass
+class _Sheet:
+    """What the sections of a frame fill in, before it becomes a frozen ``Datasheet``."""
+
+    abilities: dict[str, list[Ability]] = field(
+        default_factory=lambda: {"core": [], "faction": [], "datasheet": [], "wargear": []}
+    )
+    damaged: Damaged | None = None
+    wargear_options: list[str] = field(default_factory=list)
+    unit_composition: list[str] = field(default_factory=list)
+    loadout: str | None = None
+    points: list[Points] = field(default_factory=list)
+    leader: list[str] = field(default_factory=list)
+    orders: str | None = None
+    stratagems: list[str] = field(default_factory=list)
+    detachment_rules: list[str] = field(default_factory=list)
+    enhancements: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FrameContext:
+    """Everything a frame reader needs besides the frame: who reads, where, and the entities
+    of the page's tooltips (by tooltip id) that the frame's lists point at."""
+
+    faction: str
+    display: str
+    report: Report
+    tooltips: dict[str, Entity]
+
+
+def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
+    """The datasheet of one frame, or None (with an error) when it has no name."""
+    header = dom.select_one(frame, "div", "dsH2Header")
+    name_el = header.find("div") if header is not None else None
+    name = dom.text(name_el) if name_el is not None else ""
+    if not name:
+        ctx.report.error("html-no-name", "datasheet frame without a name", line=frame.sourceline)
+        return None
+    sheet = _Sheet()
+    for title, title_el, content in _sections(frame):
+        _read_section(title, title_el, content, sheet, ctx)
+    keywords, faction_keywords = _keywords(frame, ctx)
+    start, end = dom.line_range(frame)
+    return Datasheet(
+        id=make_id(ctx.faction, name),
+        name=name,
+        sources=[SourceRef(path=ctx.display, line_start=start, line_end=end)],
+        faction=ctx.faction,
+        base_size=_base_size(header),
+        profiles=_profiles(frame, name, ctx),
+        weapons=_weapons(frame, ctx),
+        abilities=Abilities(**sheet.abilities),
+        damaged=sheet.damaged,
+        wargear_options=sheet.wargear_options,
+        unit_composition=sheet.unit_composition,
+        loadout=sheet.loadout,
+        points=sheet.points,
+        leader=sheet.leader,
+        orders=sheet.orders,
+        keywords=keywords,
+        faction_keywords=faction_keywords,
+        stratagems=_unique(sheet.stratagems),
+        detachment_rules=_unique(sheet.detachment_rules),
+        enhancements=_unique(sheet.enhancements),
+    )
+
+
+def _unique(ids: list[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+# ---- header and characteristics ---------------------------------------------------------------
+
+
+def _base_size(header: Element | None) -> str | None:
+    """``(⌀105 x 70mm)`` → ``105 x 70mm``, as the export's base_size column spells it."""
+    base = dom.select_one(header, "span", "dsModelBase2") if header is not None else None
+    if base is None:
+        return None
+    size = dom.text(base).strip().removeprefix("(").removesuffix(")").lstrip("⌀").strip()
+    return size or None
+
+
+def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile]:
+    """One profile per ``dsProfileWrap``; a unit with several profiles names each one
+    (``dsModelName``); the invulnerable save of the frame applies to every profile unless a
+    profile box carries its own."""
+    frame_invul = _invulnerable(frame)
+    profiles: list[Profile] = []
+    wraps = dom.select(frame, "div", "dsProfileWrap")
+    for wrap in wraps:
+        box = _profile_box(wrap)
+        name_el = dom.select_one(box, "*", "dsModelName") if box is not None else None
+        name = dom.text(name_el) if name_el is not None else unit_name
+        if len(wraps) > 1 and name_el is None:
+            ctx.report.warning(
+                "html-profile-name", "several profiles, one without a name", line=wrap.sourceline
+            )
+        stats: dict[str, Stat | None] = {}
+        for char in dom.select(wrap, "div", "dsCharWrap"):
+            label_el = dom.select_one(char, "div", "dsCharName")
+            value_el = dom.select_one(char, "div", "dsCharValue")
+            if label_el is None or value_el is None:
+                continue
+            label = dom.text(label_el).upper()
+            field_name = _STATS.get(label)
+            if field_name is None:
+                ctx.report.warning(
+                    "html-unknown-stat", f"unknown characteristic {label!r}", line=char.sourceline
+                )
+                continue
+            stats[field_name] = parse_stat(dom.text(value_el))
+        invul = _invulnerable(box) if box is not None and len(wraps) > 1 else None
+        stats["invulnerable_save"] = invul or frame_invul
+        profiles.append(Profile(name=name, **stats))
+    return profiles
+
+
+def _profile_box(wrap: Element) -> Element | None:
+    for ancestor in wrap.iterancestors():
+        if dom.has_class(ancestor, "dsProfileBaseWrap"):
+            return ancestor
+    return None
+
+
+def _invulnerable(el: Element) -> Stat | None:
+    value = dom.select_one(el, "div", "dsCharInvulValue")
+    return parse_stat(dom.text(value)) if value is not None else None
+
+
+# ---- weapons ----------------------------------------------------------------------------------
+
+
+def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
+    """Every weapon row of the frame's weapon tables. Each weapon is printed twice, a long row
+    (name across the table, for narrow screens) and a short row (name and characteristics);
+    only the short row is read."""
+    weapons: list[Weapon] = []
+    for table in dom.select(frame, "table", "wTable"):
+        kind: str | None = None
+        for row in table.iter("tr"):
+            if dom.has_class(row, "wTable2_long"):
+                continue
+            cells = [c for c in dom.children(row) if c.tag in ("td", "th")]
+            heading = _weapon_heading(row)
+            if heading is not None:
+                kind = heading
+                continue
+            if len(cells) != _WEAPON_COLUMNS:
+                if dom.text(row):
+                    ctx.report.warning(
+                        "html-weapon-row",
+                        f"weapon table row not read: {dom.text(row)[:80]!r}",
+                        line=row.sourceline,
+                    )
+                continue
+            weapon = _weapon(cells, kind, ctx)
+            if weapon is not None:
+                weapons.append(weapon)
+    return weapons
+
+
+def _weapon_heading(row: Element) -> str | None:
+    """``ranged``/``melee`` for a heading row of a weapon table, else None."""
+    if not dom.select(row, "td", "dsHeader"):
+        return None
+    heading = dom.text(row).upper()
+    if "MELEE" in heading:
+        return "melee"
+    return "ranged"
+
+
+def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon | None:
+    name_cell = cells[1]
+    label, abilities = _weapon_name(name_cell, ctx)
+    if not label:
+        return None
+    values = [dom.text(c) for c in cells[2:]]
+    if kind is None:
+        # No heading row: the range column tells melee from ranged.
+        kind = "melee" if values[0].lower() == "melee" else "ranged"
+        ctx.report.warning(
+            "html-weapon-kind", f"weapon {label!r} has no table heading", line=name_cell.sourceline
+        )
+    name, profile = split_profile(label)
+    rng, attacks, skill, strength, ap, damage = (parse_stat(v) for v in values)
+    return Weapon(
+        name=name,
+        profile=profile,
+        type="melee" if kind == "melee" else "ranged",
+        range=rng,
+        attacks=attacks,
+        skill=skill,
+        strength=strength,
+        armour_penetration=ap,
+        damage=damage,
+        abilities=abilities,
+    )
+
+
+def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbility]]:
+    """The weapon's name and its abilities: each ability is its own ``span.kwb2`` after the
+    name, printed in lower case as bare words ("sustained hits 1")."""
+    keyword_spans = dom.select(cell, "span", "kwb2")
+    name = dom.text(cell, skip=("kwb2",))
+    abilities: list[WeaponAbility] = []
+    for span in keyword_spans:
+        words = dom.text(span)
+        try:
+            abilities.extend(parse_weapon_abilities(words, ctx.display, span.sourceline or 1))
+        except ParseFailure as exc:
+            ctx.report.error(
+                "html-weapon-ability", f"weapon ability not read: {exc.message}", span.sourceline
+            )
+    return name, abilities
+
+
+# ---- sections ---------------------------------------------------------------------------------
+
+
+def _sections(frame: Element) -> list[tuple[str, Element, list[Element]]]:
+    """(title, heading element, content elements) of each ``div.dsHeader`` section outside the
+    weapon tables, in page order; a section runs up to the next heading among its siblings."""
+    found: list[tuple[str, Element, list[Element]]] = []
+    for heading in dom.select(frame, "div", "dsHeader"):
+        if any(a.tag == "table" for a in heading.iterancestors()):
+            continue
+        content: list[Element] = []
+        for sibling in heading.itersiblings():
+            if not isinstance(sibling.tag, str):
+                continue
+            if sibling.tag == "div" and dom.has_class(sibling, "dsHeader"):
+                break
+            content.append(sibling)
+        found.append((dom.text(heading).upper(), heading, content))
+    return found
+
+
+def _read_section(
+    title: str, heading: Element, content: list[Element], sheet: _Sheet, ctx: FrameContext
+) -> None:
+    reader = _SECTION_READERS.get(title)
+    if reader is not None:
+        reader(content, sheet, ctx)
+        return
+    damaged = _DAMAGED.match(title)
+    if damaged:
+        text = "\n".join(line for el in content for line in dom.text_lines(el))
+        sheet.damaged = Damaged(wounds=damaged.group("wounds"), text=text)
+        return
+    ctx.report.warning(
+        "html-unknown-section", f"datasheet section {title!r} not read", line=heading.sourceline
+    )
+
+
+def _read_wargear_options(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    """One option per top-level list item, its sub-list kept as ``- `` lines; a footnote
+    (``dsOptionsComment``) is an option line of its own. A lone "None" means no options."""
+    options: list[str] = []
+    for el in content:
+        if el.tag in ("ul", "ol"):
+            for item in dom.children(el):
+                lines = dom.text_lines(item)
+                if lines:
+                    lines[0] = lines[0].removeprefix("- ")
+                    options.append("\n".join(lines))
+        elif dom.text(el):
+            options.append(dom.text(el))
+    sheet.wargear_options = [] if options == ["None"] else options
+
+
+def _read_abilities(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    for block in content:
+        if not dom.has_class(block, "dsAbility"):
+            continue
+        first = dom.text(block)
+        if first.startswith("CORE:"):
+            sheet.abilities["core"].extend(split_core_list(first.removeprefix("CORE:")))
+        elif first.startswith("FACTION:"):
+            names = re.split(r"\s*,\s*", first.removeprefix("FACTION:").strip())
+            sheet.abilities["faction"].extend(Ability(name=n) for n in names if n)
+        else:
+            sheet.abilities["datasheet"].extend(_named_abilities(block, ctx))
+
+
+def _read_wargear_abilities(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    for block in content:
+        if dom.has_class(block, "dsAbility"):
+            sheet.abilities["wargear"].extend(_named_abilities(block, ctx))
+
+
+def _named_abilities(block: Element, ctx: FrameContext) -> list[Ability]:
+    """``<b>Name:</b> text`` abilities, several in one block separated by ``dsLineHor``."""
+    names = _bold_leads(block)
+    parts: list[list[str]] = [[]]
+    for line in dom.text_lines(block, split_on=("dsLineHor",)):
+        if line == dom.SPLIT:
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    abilities: list[Ability] = []
+    for lines, name in zip([p for p in parts if p], names + [None] * len(parts), strict=False):
+        body = "\n".join(lines)
+        if name is None or not body.startswith(name):
+            ctx.report.warning(
+                "html-ability-name", f"ability without a bold name: {body[:60]!r}", block.sourceline
+            )
+            abilities.append(Ability(name=body.split(":", 1)[0], text=body))
+            continue
+        text = body[len(name) :].lstrip(":").strip() or None
+        abilities.append(_ability(name.rstrip(":").strip(), text))
+    return abilities
+
+
+def _bold_leads(block: Element) -> list[str]:
+    """The bold names that open each part of an ability block (the first ``b`` child of the
+    block and the first after each separator)."""
+    names: list[str] = []
+    expecting = True
+    for child in dom.children(block):
+        if dom.has_class(child, "dsLineHor"):
+            expecting = True
+        elif expecting and child.tag == "b":
+            names.append(dom.text(child))
+            expecting = False
+    return names
+
+
+def _ability(name: str, text: str | None) -> Ability:
+    """``named_ability`` plus the aura flag of a group such as ``(Aura, Psychic)``, which the
+    shared helper only knows as a lone ``(Aura)``."""
+    ability = named_ability(name, text)
+    if not ability.aura and _AURA_GROUP.search(name):
+        ability = ability.model_copy(update={"aura": True})
+    return ability
+
+
+def _read_composition(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    """The model lists (``ul.dsUl``, with "OR" between alternatives), then the loadout text;
+    the cost table (``div.PriceTag`` cells) sits in a block of its own."""
+    for block in content:
+        if dom.select(block, "div", "PriceTag"):
+            sheet.points.extend(_points(block, ctx))
+            continue
+        loadout: list[Element] = []
+        for child in dom.children(block):
+            if child.tag == "ul":
+                sheet.unit_composition.extend(
+                    dom.text(li).removeprefix("- ") for li in dom.children(child)
+                )
+            elif child.tag == "b" and dom.text(child).upper() == "OR" and not loadout:
+                sheet.unit_composition.append("OR")
+            else:
+                loadout.append(child)
+        lines = dom.nodes_text(None, loadout)
+        if lines:
+            sheet.loadout = "\n".join(lines)
+
+
+def _points(block: Element, ctx: FrameContext) -> list[Points]:
+    points: list[Points] = []
+    for row in block.iter("tr"):
+        cells = [c for c in dom.children(row) if c.tag == "td"]
+        price = dom.select_one(row, "div", "PriceTag")
+        if price is None or not cells:
+            continue
+        label = dom.text(cells[0])
+        cost = re.sub(r"\D", "", dom.text(price))
+        if not cost:
+            ctx.report.warning("html-points", f"no cost in {label!r}", line=row.sourceline)
+            continue
+        models = _MODELS.match(label)
+        points.append(
+            Points(models=int(models.group(1)) if models else None, points=int(cost), text=label)
+        )
+    return points
+
+
+def _read_leader(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    for block in content:
+        sheet.leader.extend(dom.text(li).removeprefix("- ") for li in block.iter("li"))
+    if not sheet.leader:
+        line = content[0].sourceline if content else None
+        ctx.report.warning("html-leader-empty", "LEADER section lists no unit", line=line)
+
+
+def _read_orders(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    lines = [line for el in content for line in dom.text_lines(el)]
+    sheet.orders = "\n".join(lines) or None
+
+
+def _read_led_by(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    # The units that can lead this one: the datasheet model keeps only the other direction
+    # (``leader``), which those units' own pages give.
+    return None
+
+
+def _read_stratagems(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    for wrap in (w for el in content for w in dom.select(el, "div", "s10Wrap")):
+        target = _tooltip_target(wrap)
+        entity = ctx.tooltips.get(target) if target else None
+        if entity is not None and entity.kind == "stratagem":
+            sheet.stratagems.append(entity.id)
+            continue
+        # No tooltip: the list itself names the stratagem and its source.
+        name_el = dom.select_one(wrap, "div", "s10Name")
+        type_el = dom.select_one(wrap, "div", "s10Type")
+        if name_el is None or type_el is None:
+            ctx.report.warning("html-stratagem-ref", "stratagem entry not read", wrap.sourceline)
+            continue
+        source, _category = split_source(dom.text(type_el))
+        sheet.stratagems.append(make_id(source, dom.text(name_el)))
+
+
+def _read_detachment_rules(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    sheet.detachment_rules.extend(_enh_refs(content, "detachment_rule", ctx))
+
+
+def _read_enhancements(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    sheet.enhancements.extend(_enh_refs(content, "enhancement", ctx))
+
+
+def _enh_refs(content: list[Element], kind: str, ctx: FrameContext) -> list[str]:
+    """Ids of the detachment rules or enhancements listed (``s10EnhWrap``); their detachment
+    is only in the tooltip, so an entry without one is reported, not guessed."""
+    ids: list[str] = []
+    for wrap in (w for el in content for w in dom.select(el, "div", "s10EnhWrap")):
+        target = _tooltip_target(wrap)
+        entity = ctx.tooltips.get(target) if target else None
+        if entity is None or entity.kind != kind:
+            ctx.report.warning(
+                "html-missing-tooltip",
+                f"{kind.replace('_', ' ')} {dom.text(wrap)!r} has no readable tooltip",
+                line=wrap.sourceline,
+            )
+            continue
+        ids.append(entity.id)
+    return ids
+
+
+def _tooltip_target(el: Element) -> str | None:
+    for holder in el.iter():
+        target = holder.get("data-tooltip-content")
+        if target:
+            return str(target).lstrip("#")
+    return None
+
+
+_SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None]] = {
+    "WARGEAR OPTIONS": _read_wargear_options,
+    "ABILITIES": _read_abilities,
+    "WARGEAR ABILITIES": _read_wargear_abilities,
+    "UNIT COMPOSITION": _read_composition,
+    "LEADER": _read_leader,
+    "LED BY": _read_led_by,
+    "ORDERS": _read_orders,
+    "STRATAGEMS": _read_stratagems,
+    "DETACHMENT ABILITY": _read_detachment_rules,
+    "DETACHMENT ABILITIES": _read_detachment_rules,
+    "DETACHMENT RULE": _read_detachment_rules,
+    "ENHANCEMENTS": _read_enhancements,
+}
+
+
+# ---- keywords ---------------------------------------------------------------------------------
+
+
+def _keywords(frame: Element, ctx: FrameContext) -> tuple[list[str], list[str]]:
+    """KEYWORDS and FACTION KEYWORDS, upper case as the dumps print them."""
+    keywords: list[str] = []
+    faction: list[str] = []
+    for box in dom.select(frame, "div", "ds2colKW"):
+        for part in dom.children(box):
+            text = dom.text(part)
+            label, _sep, rest = text.partition(":")
+            target = faction if "FACTION" in label.upper() else keywords
+            if not _sep:
+                ctx.report.warning(
+                    "html-keywords", f"keyword box without a label: {text[:60]!r}", part.sourceline
+                )
+                continue
+            target.extend(k.strip().upper() for k in re.split(r"[,;]", rest) if k.strip())
+    return _unique(keywords), _unique(faction)
