@@ -169,7 +169,9 @@ def _rule(
     if not text:
         report.warning("hole", f"rule {name!r} has a heading and no text", block.first)
         return None
-    faction_rule = name.lower() in faction_names or text.startswith("If your Army Faction is")
+    faction_rule = name.lower() in faction_names or any(
+        x.text.startswith("If your Army Faction is") for x in block.lines[1:]
+    )
     namespace = datasheet.faction if (faction_rule and datasheet) else "core"
     return Rule(id=make_id(namespace, name), name=name, sources=_source(path, block),
                 rule_number=number, text=text)
@@ -248,9 +250,14 @@ def _listed_enhancement(
     )
 
 
+_ANY_HOLE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in HOLES))
+
+
 def _report_holes(blocks: list[Block], report: Report) -> None:
     for block in blocks:
         for line in block.lines:
+            if not _ANY_HOLE.search(line.text):
+                continue  # one combined search first; the patterns one by one only on a hit
             for pattern, message in HOLES:
                 for match in pattern.finditer(line.text):
                     column = match.start() + 1

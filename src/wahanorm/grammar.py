@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, UnexpectedInput
+from typing import Any
+
+from lark import Lark, Transformer, UnexpectedInput
 
 from wahanorm.errors import ParseFailure, caret_excerpt
 
@@ -24,8 +26,9 @@ def grammar_dir() -> Path:
 
 
 @functools.cache
-def parser(name: str, start: str) -> Lark:
-    """The LALR parser of ``grammars/<name>.lark`` from rule ``start``, built once."""
+def parser(name: str, start: str, transformer: Transformer[Any, Any] | None = None) -> Lark:
+    """The LALR parser of ``grammars/<name>.lark`` from rule ``start``, built once. With a
+    ``transformer``, LALR applies it while parsing and no tree is built."""
     return Lark(
         (grammar_dir() / f"{name}.lark").read_text(encoding="utf-8"),
         parser="lalr",
@@ -33,14 +36,25 @@ def parser(name: str, start: str) -> Lark:
         start=start,
         propagate_positions=True,
         maybe_placeholders=False,
+        transformer=transformer,
+        # Lark's cache (in the temp folder) skips the grammar analysis in later processes; it
+        # cannot hold an inline transformer, so those parsers are analysed once per process.
+        cache=transformer is None,
     )
 
 
-def parse(name: str, start: str, text: str, path: str = "", first_line: int = 1) -> object:
+def parse(
+    name: str,
+    start: str,
+    text: str,
+    path: str = "",
+    first_line: int = 1,
+    transformer: Transformer[Any, Any] | None = None,
+) -> object:
     """Parse ``text``; a syntax error becomes a ``ParseFailure`` with line, column and caret,
     its line counted from ``first_line`` of the input file."""
     try:
-        return parser(name, start).parse(text)
+        return parser(name, start, transformer).parse(text)
     except UnexpectedInput as exc:
         line = getattr(exc, "line", 1) or 1
         column = getattr(exc, "column", 1) or 1

@@ -79,9 +79,10 @@ def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
 
 
 def _repeated_run_length(done: list[Line], lines: list[Line], index: int) -> int:
-    for run in range(MAX_RUN, 0, -1):
-        if run > len(done) or index + run > len(lines):
-            continue
+    text = lines[index].text
+    for run in range(min(MAX_RUN, len(done), len(lines) - index), 0, -1):
+        if done[-run].text != text:
+            continue  # cheap test first: most lines repeat nothing
         ahead = [x.text for x in lines[index : index + run]]
         behind = [x.text for x in done[-run:]]
         if ahead != behind:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer, v_args
 
 from wahanorm import grammar
 
@@ -97,6 +97,9 @@ class _Build(Transformer[Token, object]):
         )
 
 
+_BUILD = _Build()
+
+
 def split_source(line: str) -> tuple[str, str | None]:
     """``Khorne Daemonkin – Battle Tactic Stratagem`` → (``Khorne Daemonkin``, ``Battle Tactic``);
     ``Core Stratagem`` → (``Core``, None); ``More Dakka! Stratagem`` → (``More Dakka!``, None)."""
@@ -168,16 +171,15 @@ def _text(lines: list[str]) -> str:
 
 def parse_entry(lines: list[str], path: str = "", first_line: int = 1) -> StratagemEntry:
     """A dump's stratagem entry, one item per line; raises ``ParseFailure`` with a caret."""
-    tree = grammar.parse("stratagem", "entry", _text(lines), path, first_line)
-    entry: StratagemEntry = _Build().transform(tree)  # type: ignore[assignment,arg-type]
+    entry = grammar.parse("stratagem", "entry", _text(lines), path, first_line, _BUILD)
+    assert isinstance(entry, StratagemEntry)
     return entry
 
 
 def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
     """The WHEN/TARGET/EFFECT/RESTRICTIONS sections of a description, one item per line."""
-    tree = grammar.parse("stratagem", "body", _text(text.split("\n")), path, first_line)
-    assert isinstance(tree, Tree)
-    body: StratagemBody = _Build().transform(tree)  # type: ignore[assignment]
+    body = grammar.parse("stratagem", "body", _text(text.split("\n")), path, first_line, _BUILD)
+    assert isinstance(body, StratagemBody)
     return body
 
 
