@@ -8,6 +8,7 @@ is assembled in time linear in its size.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -322,7 +323,7 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
     table = "Datasheets_wargear.csv"
     text = ctx.text(table, row, "description")
     try:
-        return parse_weapon_abilities(text, ctx.path(table), row.line_start)
+        return list(_cached_abilities(text))
     except ParseFailure as failure:
         ctx.report.error(
             "weapon-abilities",
@@ -332,6 +333,13 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
             excerpt=failure.excerpt,
         )
         return []
+
+
+@functools.lru_cache(maxsize=16384)
+def _cached_abilities(text: str) -> tuple[WeaponAbility, ...]:
+    """The export repeats the same keyword lists thousands of times; each is parsed once (the
+    models are immutable, so sharing them is safe). Raises ``ParseFailure``."""
+    return tuple(parse_weapon_abilities(text))
 
 
 def _abilities(ctx: ExportContext, sheet: Record, rows: list[Record], links: LinkMaps) -> Abilities:

@@ -7,17 +7,25 @@ Wahapedia's export carries the site's HTML in its text fields: keyword spans
 line, list items read ``- item``, and words of adjacent inline elements keep the spacing of the
 source. Then every line takes the clean stage's spelling (``normalize_text``).
 
-Fields with neither ``<`` nor ``&`` (most of them) skip the HTML parser: it is the slow part.
-Results are cached, since the export repeats the same ability text on many datasheets.
+Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether; the
+others are parsed by lxml's HTML parser and walked as an lxml tree, which is what
+beautifulsoup4's ``lxml`` builder does underneath, without building a second tree in Python
+(seven times faster on a whole export). ``html_to_text_bs4`` is the same walk over a
+BeautifulSoup tree: the tests hold the two to the same text on every field of both exports, and
+it is the fallback for a fragment lxml refuses. Results are cached, since the export repeats the
+same ability text on many datasheets.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
+import lxml.html  # type: ignore[import-untyped]  # no stubs; see the README
 from bs4 import BeautifulSoup
 from bs4.element import Comment, NavigableString, Tag
+from lxml import etree  # type: ignore[import-untyped]
 
 from wahanorm.clean.characters import normalize_text
 
@@ -66,6 +74,47 @@ def plain_to_text(raw: str) -> str:
 def html_to_text(raw: str) -> str:
     """A field with markup as text: blocks, ``<br>`` and list items on lines of their own,
     list items as ``- item``, every word kept, no markup left."""
+    try:
+        root = lxml.html.fragment_fromstring(raw, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return html_to_text_bs4(raw)
+    parts: list[str] = []
+    _walk_lxml(root, parts)
+    return _join_lines("".join(parts).split("\n"))
+
+
+def _walk_lxml(node: Any, parts: list[str]) -> None:
+    if node.text:
+        parts.append(node.text.replace("\n", " "))
+    for child in node:
+        name = child.tag if isinstance(child.tag, str) else None
+        if name is not None and name not in _SKIPPED:
+            _element(child, name, parts)
+        if child.tail:
+            parts.append(child.tail.replace("\n", " "))
+
+
+def _element(child: Any, name: str, parts: list[str]) -> None:
+    if name == "br":
+        parts.append("\n")
+    elif name == "li":
+        parts.append("\n- ")
+        _walk_lxml(child, parts)
+        parts.append("\n")
+    elif name in _BLOCKS:
+        parts.append("\n")
+        _walk_lxml(child, parts)
+        parts.append("\n")
+    elif name in _CELLS:
+        _walk_lxml(child, parts)
+        parts.append(" ")
+    else:
+        _walk_lxml(child, parts)
+
+
+def html_to_text_bs4(raw: str) -> str:
+    """``html_to_text`` over a BeautifulSoup tree (lxml builder): the reference the fast walk is
+    tested against, and its fallback."""
     soup = BeautifulSoup(raw, "lxml")
     parts: list[str] = []
     _walk(soup, parts)
