@@ -34,13 +34,17 @@ def main() -> None:
             t0 = time.perf_counter()
             dump.extract_dump(text, display)
             per_dump.append((time.perf_counter() - t0) * 1000)
-    print(f"{len(texts)} dumps x {args.rounds} rounds: median {statistics.median(per_dump):.2f} ms "
-          f"per dump, p90 {statistics.quantiles(per_dump, n=10)[-1]:.2f} ms")
+    print(
+        f"{len(texts)} dumps x {args.rounds} rounds: median {statistics.median(per_dump):.2f} ms "
+        f"per dump, p90 {statistics.quantiles(per_dump, n=10)[-1]:.2f} ms"
+    )
 
     t0 = time.perf_counter()
     result = pipeline.convert([args.raw])
     files = emit.render_outputs(result.entities, result.diagnostics)
-    print(f"whole run (ingest → render {len(files)} files): {(time.perf_counter() - t0) * 1000:.1f} ms")
+    print(
+        f"whole run (ingest → render {len(files)} files): {(time.perf_counter() - t0) * 1000:.1f} ms"
+    )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak_mib:.1f} MiB")
 

@@ -58,6 +58,7 @@ def shared_path(*parts: str) -> Path:
     """A path under ``../shared``, or skip the test with the reason."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} is absent (the shared data sits beside the repo only on the team's "
-                    "machines)")
+        pytest.skip(
+            f"{path} is absent (the shared data sits beside the repo only on the team's machines)"
+        )
     return path

@@ -23,11 +23,16 @@ def weapon(sheet: dict, name: str, profile: str | None = None) -> dict:
     return found
 
 
-def test_bloodthirster_has_seven_weapon_profiles_and_lash_of_khorne(samples: pipeline.Conversion) -> None:
+def test_bloodthirster_has_seven_weapon_profiles_and_lash_of_khorne(
+    samples: pipeline.Conversion,
+) -> None:
     sheet = entity(samples, "datasheet", "world-eaters/bloodthirster")
     assert len(sheet["weapons"]) == 7
     lash = weapon(sheet, "Lash of Khorne")
-    got = [lash[k]["text"] for k in ("range", "attacks", "skill", "strength", "armour_penetration", "damage")]
+    got = [
+        lash[k]["text"]
+        for k in ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
+    ]
     assert got == ['12"', "9", "2+", "8", "-1", "2"]
     assert lash["attacks"]["value"] == 9 and lash["type"] == "ranged"
 
@@ -36,7 +41,11 @@ def test_bloodthirster_axe_profiles_and_dice(samples: pipeline.Conversion) -> No
     sheet = entity(samples, "datasheet", "world-eaters/bloodthirster")
     strike = weapon(sheet, "Axe of Khorne", "strike")
     assert strike["type"] == "melee" and strike["range"]["text"] == "Melee"
-    assert strike["damage"] == {"text": "D3+1", "value": None, "dice": {"count": 1, "sides": 3, "modifier": 1}}
+    assert strike["damage"] == {
+        "text": "D3+1",
+        "value": None,
+        "dice": {"count": 1, "sides": 3, "modifier": 1},
+    }
     breath = weapon(sheet, "Hellfire breath")
     assert breath["skill"]["text"] == "N/A"
     assert [a["id"] for a in breath["abilities"]] == ["ignores-cover", "torrent"]
@@ -65,15 +74,30 @@ def test_straken_claw_is_anti_monster_4(samples: pipeline.Conversion) -> None:
     assert (anti["id"], anti["keyword"], anti["threshold"]) == ("anti", "MONSTER", 4)
     supercharge = weapon(sheet, "Plasma pistol", "supercharge")
     assert [a["id"] for a in supercharge["abilities"]] == ["hazardous", "pistol"]
-    assert sheet["abilities"]["core"][1] == {"name": "Scouts", "parameter": '6"', "text": None, "aura": False}
+    assert sheet["abilities"]["core"][1] == {
+        "name": "Scouts",
+        "parameter": '6"',
+        "text": None,
+        "aura": False,
+    }
     assert sheet["orders"] == "This OFFICER can issue up to 2 Orders to REGIMENT units."
 
 
 def test_the_archivist_stats_and_base(samples: pipeline.Conversion) -> None:
     sheet = entity(samples, "datasheet", "unaligned-forces/the-archivist")
     [profile] = sheet["profiles"]
-    stats = {k: profile[k]["text"] for k in ("movement", "toughness", "save", "wounds", "leadership", "objective_control")}
-    assert stats == {"movement": '5"', "toughness": "6", "save": "3+", "wounds": "6", "leadership": "7+", "objective_control": "2"}
+    stats = {
+        k: profile[k]["text"]
+        for k in ("movement", "toughness", "save", "wounds", "leadership", "objective_control")
+    }
+    assert stats == {
+        "movement": '5"',
+        "toughness": "6",
+        "save": "3+",
+        "wounds": "6",
+        "leadership": "7+",
+        "objective_control": "2",
+    }
     assert sheet["base_size"] == "50mm"
     assert sheet["points"][0]["points"] == 70
     assert [w["name"] for w in sheet["weapons"]] == ["Atomic disassembler", "Eradicator glove"]
@@ -83,10 +107,17 @@ def test_the_archivist_stats_and_base(samples: pipeline.Conversion) -> None:
 def test_bare_weapon_words_become_abilities(samples: pipeline.Conversion) -> None:
     sheet = entity(samples, "datasheet", "orks/ufthak-blackhawk")
     shokk = weapon(sheet, "Shokk rifle")
-    assert [a["name"] for a in shokk["abilities"]] == ["DEVASTATING WOUNDS", "HAZARDOUS", "PRECISION"]
+    assert [a["name"] for a in shokk["abilities"]] == [
+        "DEVASTATING WOUNDS",
+        "HAZARDOUS",
+        "PRECISION",
+    ]
     assert shokk["damage"]["text"] == "D6+1"
     assert [a["id"] for a in weapon(sheet, "Princess' jaws")["abilities"]] == ["extra-attacks"]
-    assert [a["name"] for a in sheet["abilities"]["datasheet"]] == ["Tellyporta Tech", "Gargantsmasha"]
+    assert [a["name"] for a in sheet["abilities"]["datasheet"]] == [
+        "Tellyporta Tech",
+        "Gargantsmasha",
+    ]
 
 
 def test_numbered_core_stratagem_and_its_older_variant(samples: pipeline.Conversion) -> None:
@@ -94,22 +125,40 @@ def test_numbered_core_stratagem_and_its_older_variant(samples: pipeline.Convers
     versions = [reroll, *reroll["variants"]]
     numbered = [v for v in versions if v["rule_number"] == "15.02"]
     assert len(numbered) == 1 and len(versions) == 2
-    assert numbered[0]["when"].endswith("- A roll to determine the number of attacks generated with a weapon.")
-    assert numbered[0]["timing"] == {"turn": "either", "phases": ["command", "movement", "shooting", "charge", "fight"]}
-    older = [v for v in versions if v["rule_number"] is None][0]
+    assert numbered[0]["when"].endswith(
+        "- A roll to determine the number of attacks generated with a weapon."
+    )
+    assert numbered[0]["timing"] == {
+        "turn": "either",
+        "phases": ["command", "movement", "shooting", "charge", "fight"],
+    }
+    older = next(v for v in versions if v["rule_number"] is None)
     assert older["category"] == "Battle Tactic"
-    assert {s["path"] for s in older["sources"]} == {"raw/002_4ce5d9c8bc5975ce.txt", "raw/003_3bddafab6d78ca00.txt", "raw/004_915fe25d03f9d2ef.txt"}
+    assert {s["path"] for s in older["sources"]} == {
+        "raw/002_4ce5d9c8bc5975ce.txt",
+        "raw/003_3bddafab6d78ca00.txt",
+        "raw/004_915fe25d03f9d2ef.txt",
+    }
 
 
 def test_stratagem_fields(samples: pipeline.Conversion) -> None:
     fury = entity(samples, "stratagem", "khorne-daemonkin/daemonic-fury")
-    assert (fury["cp"], fury["source"], fury["category"]) == (1, "Khorne Daemonkin", "Battle Tactic")
+    assert (fury["cp"], fury["source"], fury["category"]) == (
+        1,
+        "Khorne Daemonkin",
+        "Battle Tactic",
+    )
     assert fury["when"] == "Start of your Fight phase."
     assert fury["timing"] == {"turn": "your", "phases": ["fight"]}
     dakka = entity(samples, "stratagem", "more-dakka/call-dat-dakka")
     assert (dakka["source"], dakka["category"]) == ("More Dakka!", None)
     assert dakka["timing"]["turn"] == "opponent"
-    heroic = [v for v in [entity(samples, "stratagem", "core/heroic-intervention")] + entity(samples, "stratagem", "core/heroic-intervention")["variants"] if v["rule_number"] == "15.11"][0]
+    heroic = next(
+        v
+        for v in [entity(samples, "stratagem", "core/heroic-intervention")]
+        + entity(samples, "stratagem", "core/heroic-intervention")["variants"]
+        if v["rule_number"] == "15.11"
+    )
     assert heroic["effect"].count("- Leap to Defend") == 1 and "+1CP" in heroic["effect"]
 
 
@@ -128,9 +177,15 @@ def test_no_stratagem_target_appears_twice(samples: pipeline.Conversion) -> None
 def test_detachment_rules_and_enhancement(samples: pipeline.Conversion) -> None:
     tithe = entity(samples, "detachment_rule", "khorne-daemonkin/blood-tithe")
     assert tithe["detachment"] == "Khorne Daemonkin"
-    assert tithe["flavour"] == "To call forth the blood legions requires the spilling of oceans of crimson gore."
+    assert (
+        tithe["flavour"]
+        == "To call forth the blood legions requires the spilling of oceans of crimson gore."
+    )
     stuck = entity(samples, "detachment_rule", "war-horde/get-stuck-in")
-    assert stuck["text"] == "Melee weapons equipped by ORKS models from your army have the [SUSTAINED HITS 1] ability."
+    assert (
+        stuck["text"]
+        == "Melee weapons equipped by ORKS models from your army have the [SUSTAINED HITS 1] ability."
+    )
     armour = entity(samples, "enhancement", "world-eaters/blood-forged-armour")
     assert armour["cost"] == 20 and armour["text"] is None
 
@@ -148,15 +203,21 @@ def test_glossary_rules(samples: pipeline.Conversion) -> None:
 
 def test_holes_and_dropped_repetitions_are_diagnostics(samples: pipeline.Conversion) -> None:
     index = json.loads(samples.files["index.json"])
+
     def where(code: str, path: str) -> set[int]:
         return {d["line"] for d in index["diagnostics"] if d["code"] == code and d["path"] == path}
-    assert 152 in where("hole", "raw/002_4ce5d9c8bc5975ce.txt")  # "If your Army Faction is , at the start"
+
+    assert 152 in where(
+        "hole", "raw/002_4ce5d9c8bc5975ce.txt"
+    )  # "If your Army Faction is , at the start"
     assert 440 in where("hole", "raw/004_915fe25d03f9d2ef.txt")  # "The and INFANTRY keywords"
     assert 21 in where("hole", "raw/000_47df9cafce3cbdb4.txt")  # LEADER with no units
     assert 187 in where("hole", "raw/002_4ce5d9c8bc5975ce.txt")  # %000015069performing actions%
     assert 3 in where("duplicate-dropped", "raw/000_47df9cafce3cbdb4.txt")  # weapon name row
-    assert 34 in where("duplicate-dropped", "raw/002_4ce5d9c8bc5975ce.txt")  # FACTION KEYWORDS twice
-    hole = [d for d in index["diagnostics"] if d["code"] == "hole" and d["line"] == 152][0]
+    assert 34 in where(
+        "duplicate-dropped", "raw/002_4ce5d9c8bc5975ce.txt"
+    )  # FACTION KEYWORDS twice
+    hole = next(d for d in index["diagnostics"] if d["code"] == "hole" and d["line"] == 152)
     assert hole["column"] is not None and hole["excerpt"].endswith("^")
 
 
@@ -179,7 +240,9 @@ def test_committed_out_is_current(repo_cwd: Path, samples: pipeline.Conversion) 
     assert emit.existing_outputs(Path("out")) == samples.files, "run 'wahanorm convert'"
 
 
-@pytest.mark.parametrize("kind", ["datasheet", "stratagem", "detachment_rule", "enhancement", "rule"])
+@pytest.mark.parametrize(
+    "kind", ["datasheet", "stratagem", "detachment_rule", "enhancement", "rule"]
+)
 def test_every_kind_is_present(samples: pipeline.Conversion, kind: str) -> None:
     assert samples.counts()[kind] >= 1
     assert all(isinstance(e, Datasheet) for e in samples.entities if e.kind == "datasheet")

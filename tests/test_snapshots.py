@@ -10,6 +10,8 @@ from syrupy.assertion import SnapshotAssertion
 from wahanorm import pipeline
 
 
-def test_every_sample_output_file(samples: pipeline.Conversion, json_snapshot: SnapshotAssertion) -> None:
+def test_every_sample_output_file(
+    samples: pipeline.Conversion, json_snapshot: SnapshotAssertion
+) -> None:
     for rel, text in sorted(samples.files.items()):
         assert text == json_snapshot(name=rel.removesuffix(".json").replace("/", "__"))

@@ -8,7 +8,6 @@ do. No traceback reaches a user.
 from __future__ import annotations
 
 import argparse
-
 import sys
 import time
 from collections import Counter
@@ -91,8 +90,9 @@ def run_convert(args: argparse.Namespace) -> int:
     inputs: list[Path] = args.inputs or [DEFAULT_INPUT]
     missing = [p for p in inputs if not p.exists()]
     if missing and len(missing) == len(inputs):
-        print(f"wahanorm: error: no such input: {missing[0]} (give a file or folder)",
-              file=sys.stderr)
+        print(
+            f"wahanorm: error: no such input: {missing[0]} (give a file or folder)", file=sys.stderr
+        )
         return 2
     started = time.perf_counter()
     result = pipeline.convert(inputs)
@@ -104,8 +104,9 @@ def run_convert(args: argparse.Namespace) -> int:
     try:
         written, removed = emit.write_outputs(args.out, result.files)
     except OSError as exc:
-        print(f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(
+            f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
+        )
         return 2
     _print_summary(result, seconds, written, removed)
     return 1 if result.failed or result.errors else 0
@@ -122,8 +123,11 @@ def _check(out: Path, files: dict[str, str]) -> int:
         print(f"stale: {out / rel}", file=sys.stderr)
     for rel in extra[:20]:
         print(f"not written any more: {out / rel}", file=sys.stderr)
-    print(f"wahanorm: {out} is not what 'wahanorm convert' writes now "
-          f"({len(stale)} stale, {len(extra)} extra); run 'wahanorm convert'", file=sys.stderr)
+    print(
+        f"wahanorm: {out} is not what 'wahanorm convert' writes now "
+        f"({len(stale)} stale, {len(extra)} extra); run 'wahanorm convert'",
+        file=sys.stderr,
+    )
     return 1
 
 
@@ -152,4 +156,3 @@ def _print_summary(
     print(f"wahanorm: {written} files written, {len(removed)} removed, {seconds:.2f} s")
     if result.failed:
         print(f"wahanorm: {len(result.failed)} inputs failed: {', '.join(result.failed[:5])}")
-

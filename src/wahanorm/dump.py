@@ -16,7 +16,15 @@ from wahanorm.emit import content_hash
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 from wahanorm.extraction import Entity, Extraction
 from wahanorm.ids import make_id, slugify
-from wahanorm.models import Datasheet, DetachmentRule, Enhancement, Rule, SourceRef, Stratagem, Timing
+from wahanorm.models import (
+    Datasheet,
+    DetachmentRule,
+    Enhancement,
+    Rule,
+    SourceRef,
+    Stratagem,
+    Timing,
+)
 from wahanorm.parse.datasheet import parse_datasheet
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
 from wahanorm.segment import (
@@ -35,8 +43,10 @@ HOLES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(?:is|are|of|the) ,"), "a keyword is missing before ','"),
     (re.compile(r"\bThe (?:and|or) [A-Z]"), "a keyword is missing before 'and'/'or'"),
     (re.compile(r"\bThe keywords? (?:is|are) used"), "the keyword of this list is missing"),
-    (re.compile(r"\b[A-Z]{3,} (?:or|and) (?:units?|models?)\b"), "a keyword is missing before "
-     "'unit'/'model'"),
+    (
+        re.compile(r"\b[A-Z]{3,} (?:or|and) (?:units?|models?)\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
     (re.compile(r"\ban (?:units?|models?)\b"), "a keyword is missing after 'an'"),
     (re.compile(r"%[0-9]+[^%]*%"), "a link placeholder of the site was left in the text"),
 ]
@@ -93,8 +103,9 @@ def _entries(
             report.info("skipped", "keyword-usage list of the site skipped", block.first)
         elif block.kind == "text":
             for line in block.lines:
-                report.warning("unparsed", f"text outside any entry: {line.text[:80]!r}",
-                               line.number)
+                report.warning(
+                    "unparsed", f"text outside any entry: {line.text[:80]!r}", line.number
+                )
     return entities
 
 
@@ -102,12 +113,15 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
     try:
         entry = parse_entry([x.text for x in block.lines], path, block.first)
     except ParseFailure as exc:
-        exc.line = block.lines[min((exc.line or block.first) - block.first, len(block.lines) - 1)].number
+        exc.line = block.lines[
+            min((exc.line or block.first) - block.first, len(block.lines) - 1)
+        ].number
         report.diagnostics.append(exc.to_diagnostic())
         return None
     for label in entry.body.repeated:
-        report.info("duplicate-dropped", f"repeated {label.upper()} of {entry.name} dropped",
-                    block.first)
+        report.info(
+            "duplicate-dropped", f"repeated {label.upper()} of {entry.name} dropped", block.first
+        )
     timing = derive_timing(entry.body.when)
     return Stratagem(
         id=make_id(entry.source, entry.name),
@@ -122,7 +136,7 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
         target=entry.body.target,
         effect=entry.body.effect,
         restrictions=entry.body.restrictions,
-        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,  # type: ignore[arg-type]
+        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,
     )
 
 
@@ -173,8 +187,13 @@ def _rule(
         x.text.startswith("If your Army Faction is") for x in block.lines[1:]
     )
     namespace = datasheet.faction if (faction_rule and datasheet) else "core"
-    return Rule(id=make_id(namespace, name), name=name, sources=_source(path, block),
-                rule_number=number, text=text)
+    return Rule(
+        id=make_id(namespace, name),
+        name=name,
+        sources=_source(path, block),
+        rule_number=number,
+        text=text,
+    )
 
 
 def _index_rows(block: Block) -> list[list[Line]]:
@@ -209,16 +228,23 @@ def _link_indexes(
                 stratagem_id = make_id(source, name_line.text)
                 stratagem_ids.add(stratagem_id)
                 if ("stratagem", stratagem_id) not in known:
-                    report.warning("missing-entry", f"stratagem {name_line.text!r} is listed "
-                                   "but its text is not in this input", name_line.number)
+                    report.warning(
+                        "missing-entry",
+                        f"stratagem {name_line.text!r} is listed but its text is not in this input",
+                        name_line.number,
+                    )
         elif block.kind == "detachment_index":
             for line in block.lines[1:]:
                 rule_id = rules_by_name.get(line.text.lower())
                 if rule_id:
                     rule_ids.add(rule_id)
                 else:
-                    report.warning("missing-entry", f"detachment rule {line.text!r} is listed "
-                                   "but its text is not in this input", line.number)
+                    report.warning(
+                        "missing-entry",
+                        f"detachment rule {line.text!r} is listed "
+                        "but its text is not in this input",
+                        line.number,
+                    )
         elif block.kind == "enhancement_index":
             for name_line, cost_line in zip(block.lines[1::2], block.lines[2::2], strict=False):
                 enhancement = _listed_enhancement(datasheet, name_line, cost_line, path, report)
@@ -238,8 +264,12 @@ def _listed_enhancement(
 ) -> Enhancement:
     """An enhancement the page only lists (name and cost): its detachment and text are not in
     the dump, so it is named in the faction's namespace and reported."""
-    report.info("partial-entry", f"enhancement {name_line.text!r} is listed with its cost only; "
-                "its detachment and text are not in this input", name_line.number)
+    report.info(
+        "partial-entry",
+        f"enhancement {name_line.text!r} is listed with its cost only; "
+        "its detachment and text are not in this input",
+        name_line.number,
+    )
     cost = int(re.sub(r"\D", "", cost_line.text))
     return Enhancement(
         id=make_id(datasheet.faction, name_line.text),
@@ -261,8 +291,13 @@ def _report_holes(blocks: list[Block], report: Report) -> None:
             for pattern, message in HOLES:
                 for match in pattern.finditer(line.text):
                     column = match.start() + 1
-                    report.warning("hole", message, line.number, column=column,
-                                   excerpt=caret_excerpt(line.text, column))
+                    report.warning(
+                        "hole",
+                        message,
+                        line.number,
+                        column=column,
+                        excerpt=caret_excerpt(line.text, column),
+                    )
 
 
 def _drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
@@ -273,9 +308,11 @@ def _drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
         key = (entity.kind, entity.id, content_hash(entity))
         if key in seen:
             first = seen[key].sources[0].line_start if seen[key].sources else 0
-            report.info("duplicate-dropped", f"{entity.kind} {entity.name!r} printed again "
-                        f"(first at line {first})",
-                        entity.sources[0].line_start if entity.sources else None)
+            report.info(
+                "duplicate-dropped",
+                f"{entity.kind} {entity.name!r} printed again (first at line {first})",
+                entity.sources[0].line_start if entity.sources else None,
+            )
             continue
         seen[key] = entity
         kept.append(entity)

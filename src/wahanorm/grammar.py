@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-
 from typing import Any
 
 from lark import Lark, Transformer, UnexpectedInput

@@ -53,5 +53,7 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
 
 def _combine(copies: list[Entity]) -> Entity:
     """Identical copies → the first, with every source once, in path and line order."""
-    sources = sorted({_source_key(s): s for c in copies for s in c.sources}.values(), key=_source_key)
+    sources = sorted(
+        {_source_key(s): s for c in copies for s in c.sources}.values(), key=_source_key
+    )
     return copies[0].model_copy(update={"sources": sources})

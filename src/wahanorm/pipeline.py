@@ -80,7 +80,9 @@ def extract(item: ingest.InputItem) -> Extraction:
         return extraction
     except WahanormError as exc:
         failed = Extraction(item.display)
-        failed.report.diagnostics.append(exc.to_diagnostic().model_copy(update={"path": item.display}))
+        failed.report.diagnostics.append(
+            exc.to_diagnostic().model_copy(update={"path": item.display})
+        )
         return failed
     except Exception as exc:  # a bug must not stop the batch; report it with its place
         failed = Extraction(item.display)
@@ -111,7 +113,10 @@ def assemble(extractions: list[Extraction], run: Report, inputs: int) -> Convers
     for extraction in extractions:
         entities.extend(extraction.entities)
         run.extend(extraction.report)
-        if any(d.severity == "error" for d in extraction.report.diagnostics) and not extraction.entities:
+        if (
+            any(d.severity == "error" for d in extraction.report.diagnostics)
+            and not extraction.entities
+        ):
             failed.append(extraction.path)
     merged = merge_entities(entities, run)
     data_version = ", ".join(versions) or None

@@ -37,9 +37,7 @@ SITE_CHROME = frozenset(
     }
 )
 ROLE_WORDS = frozenset(
-    "infantry mounted vehicle vehicles walker monster monsters beast beasts swarm artillery "
-    "aircraft fly epic hero heroes character characters battleline dedicated transport "
-    "transports fortification fortifications other allied units unit and others...".split()
+    ["infantry", "mounted", "vehicle", "vehicles", "walker", "monster", "monsters", "beast", "beasts", "swarm", "artillery", "aircraft", "fly", "epic", "hero", "heroes", "character", "characters", "battleline", "dedicated", "transport", "transports", "fortification", "fortifications", "other", "allied", "units", "unit", "and", "others..."]
 )
 """Words of the army list's role menu ("Infantry Epic Hero", "Dedicated Transports")."""
 

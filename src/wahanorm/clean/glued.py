@@ -27,7 +27,9 @@ def split_glued_headings(lines: list[Line], report: Report) -> list[Line]:
         if line.text.startswith("|"):
             out.append(line)
             continue
-        parts = [p for chunk in _GLUED_SENTENCE.split(line.text) for p in _GLUED_BULLET.split(chunk)]
+        parts = [
+            p for chunk in _GLUED_SENTENCE.split(line.text) for p in _GLUED_BULLET.split(chunk)
+        ]
         parts = [p.strip() for p in parts if p.strip()]
         if len(parts) > 1:
             report.info("glued-split", f"glued line split in {len(parts)}", line.number)

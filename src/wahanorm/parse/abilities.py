@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from wahanorm.errors import ParseFailure
 from wahanorm.models import Ability
 
 # The core abilities a datasheet may list, with the kind of parameter each takes.
@@ -22,22 +23,25 @@ CORE_ABILITIES: dict[str, str | None] = {
     "stealth": None,
     "support": None,
 }
-_PARAMETER = re.compile(r"^(?P<name>.+?)\s+(?P<param>\d*D\d+(?:[+-]\d+)?|\d+\+|\d+\"|\d+)$", re.I)
 _AURA = re.compile(r"\s*\(Aura\)\s*$", re.I)
 
 
 def parse_core_ability(text: str) -> Ability:
     """``Deadly Demise D6`` → Ability(name="Deadly Demise", parameter="D6")."""
-    cleaned = re.sub(r"\s+", " ", text.strip())
-    match = _PARAMETER.match(cleaned)
-    if match:
-        return Ability(name=match.group("name"), parameter=match.group("param").upper())
-    return Ability(name=cleaned)
+    abilities = split_core_list(text)
+    return abilities[0] if len(abilities) == 1 else Ability(name=re.sub(r"\s+", " ", text.strip()))
 
 
 def split_core_list(text: str) -> list[Ability]:
-    """``Deadly Demise D6, Deep Strike`` → two abilities."""
-    return [parse_core_ability(part) for part in re.split(r"\s*[,;]\s*", text) if part.strip()]
+    """``Deadly Demise D6, Deep Strike`` → two abilities, through the datasheet grammar. A list
+    the grammar cannot read (an ability name of an unexpected shape) keeps each item whole as a
+    name, so no ability is lost; ``parse_core_abilities`` raises instead, for callers that report."""
+    from wahanorm.parse.datasheet_lines import parse_core_abilities
+
+    try:
+        return parse_core_abilities(text)
+    except ParseFailure:
+        return [Ability(name=p.strip()) for p in re.split(r"\s*[,;]\s*", text) if p.strip()]
 
 
 def named_ability(name: str, text: str | None) -> Ability:

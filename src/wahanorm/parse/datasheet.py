@@ -10,14 +10,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from wahanorm.clean.lines import Line
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 from wahanorm.ids import make_id
-from wahanorm.models import Abilities, Ability, Damaged, Datasheet, Points, Profile, SourceRef, Weapon
+from wahanorm.models import (
+    Abilities,
+    Ability,
+    Damaged,
+    Datasheet,
+    Points,
+    Profile,
+    SourceRef,
+    Weapon,
+)
 from wahanorm.parse.abilities import named_ability, split_core_list
+from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.weapon_abilities import split_profile, split_weapon_name
+
+WeaponType = Literal["ranged", "melee"]
 
 STAT_LABELS = {
     "M": "movement",
@@ -121,8 +134,9 @@ class _Reader:
                 self.stats[label] = lines[index + 1].text
                 index += 1
             elif text != self.name:
-                self.report.warning("unparsed", f"datasheet line not understood: {text[:80]!r}",
-                                    lines[index].number)
+                self.report.warning(
+                    "unparsed", f"datasheet line not understood: {text[:80]!r}", lines[index].number
+                )
             index += 1
 
     def section(self, head: str, line: Line, body: list[Line]) -> None:
@@ -149,46 +163,58 @@ class _Reader:
             wounds = re.sub(r"(?i)\s*wounds remaining\s*$", "", after.lstrip(":").strip())
             self.damaged = Damaged(wounds=wounds, text="\n".join(x.text for x in body))
 
-    def weapon_table(self, kind: str, line: Line, body: list[Line]) -> None:
+    def weapon_table(self, kind: WeaponType, line: Line, body: list[Line]) -> None:
         """Pipe rows, or (one cell per line) the column headings then name + six cells."""
         rows = [x for x in body if x.text.startswith("|")]
         if rows or "|" in line.text:
             for row in rows:
-                cells = [c.strip() for c in row.text.strip().strip("|").split("|")]
-                self.weapon(kind, row, cells[0], cells[1:7])
+                self.weapon(kind, row, row.text)
             for other in (x for x in body if not x.text.startswith("|")):
-                self.report.warning("unparsed", f"weapon table line not understood: "
-                                    f"{other.text[:80]!r}", other.number)
+                self.report.warning(
+                    "unparsed",
+                    f"weapon table line not understood: {other.text[:80]!r}",
+                    other.number,
+                )
             return
         cells = [x for x in body if x.text not in ("RANGE", "A", "BS", "WS", "S", "AP", "D")]
         index = 0
         while index < len(cells):
             values = cells[index + 1 : index + 7]
             if len(values) == 6 and all(_CELL.match(v.text) for v in values):
-                self.weapon(kind, cells[index], cells[index].text, [v.text for v in values])
+                joined = " | ".join(x.text for x in cells[index : index + 7])
+                self.weapon(kind, cells[index], f"| {joined} |")
                 index += 7
             else:
-                self.report.error("parse-error", "weapon row without its six characteristics",
-                                  cells[index].number, excerpt=caret_excerpt(cells[index].text, 1))
+                self.report.error(
+                    "parse-error",
+                    "weapon name without its six characteristics",
+                    cells[index].number,
+                    excerpt=caret_excerpt(cells[index].text, 1),
+                )
                 index += 1
 
-    def weapon(self, kind: str, line: Line, name_cell: str, values: list[str]) -> None:
-        """One weapon profile from its name cell and six characteristic cells."""
-        if len(values) != 6 or not all(_CELL.match(v) for v in values):
-            column = line.text.find(values[0]) + 1 if values else 1
-            self.report.error("parse-error", f"weapon row of {len(values)} cells, 6 expected",
-                              line.number, column=column, excerpt=caret_excerpt(line.text, column))
-            return
+    def weapon(self, kind: WeaponType, line: Line, row_text: str) -> None:
+        """One weapon profile from a table row, through the datasheet grammar."""
         try:
-            full_name, abilities = split_weapon_name(name_cell, self.path, line.number)
+            row = parse_weapon_row(row_text, self.path, line.number)
+            full_name, abilities = split_weapon_name(row.name_cell, self.path, line.number)
         except ParseFailure as exc:
             self.report.diagnostics.append(exc.to_diagnostic())
-            full_name, abilities = name_cell, []
+            return
         name, profile = split_profile(full_name)
-        r, a, skill, s, ap, d = (parse_stat(v) for v in values)
         self.weapons.append(
-            Weapon(name=name, profile=profile, type=kind, range=r, attacks=a,  # type: ignore[arg-type]
-                   skill=skill, strength=s, armour_penetration=ap, damage=d, abilities=abilities)
+            Weapon(
+                name=name,
+                profile=profile,
+                type=kind,
+                range=row.range,
+                attacks=row.attacks,
+                skill=row.skill,
+                strength=row.strength,
+                armour_penetration=row.armour_penetration,
+                damage=row.damage,
+                abilities=abilities,
+            )
         )
 
     def abilities(self, body: list[Line], wargear: bool) -> None:
@@ -197,17 +223,29 @@ class _Reader:
         for line in body:
             text = line.text
             if text.startswith("CORE:"):
-                self.core.extend(split_core_list(text[5:]))
+                self.core_list(line)
             elif text.startswith("FACTION:"):
-                self.faction.extend(Ability(name=n.strip()) for n in text[8:].split(",") if n.strip())
+                self.faction.extend(
+                    Ability(name=n.strip()) for n in text[8:].split(",") if n.strip()
+                )
             elif (named := _NAMED.match(text)) and not text.startswith("- "):
                 target.append(named_ability(named.group("name"), named.group("text")))
             elif target:
                 last = target[-1]
                 target[-1] = last.model_copy(update={"text": f"{last.text}\n{text}"})
             else:
-                self.report.warning("unparsed", f"ability line not understood: {text[:80]!r}",
-                                    line.number)
+                self.report.warning(
+                    "unparsed", f"ability line not understood: {text[:80]!r}", line.number
+                )
+
+    def core_list(self, line: Line) -> None:
+        """The CORE abilities with their parameters; a list the grammar cannot read is reported
+        and kept as plain names."""
+        try:
+            self.core.extend(parse_core_abilities(line.text[5:], self.path, line.number))
+        except ParseFailure as exc:
+            self.report.diagnostics.append(exc.to_diagnostic())
+            self.core.extend(split_core_list(line.text[5:]))
 
     def composition_and_costs(self, body: list[Line]) -> None:
         """Composition bullets, the loadout sentence, then the cost table in either layout."""
@@ -228,8 +266,11 @@ class _Reader:
             elif re.match(r"^(This|Every|Each) model", text) or "equipped with" in text:
                 self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
             else:
-                self.report.warning("unparsed", f"composition line not understood: "
-                                    f"{text[:80]!r}", body[index].number)
+                self.report.warning(
+                    "unparsed",
+                    f"composition line not understood: {text[:80]!r}",
+                    body[index].number,
+                )
             index += 1
 
     def leader_section(self, line: Line, body: list[Line]) -> None:
@@ -246,9 +287,12 @@ class _Reader:
     def check(self) -> None:
         """Report what a datasheet should have and this one lost."""
         if self.leader_line is not None and not self.leader:
-            self.report.warning("hole", "LEADER section lists no units (the list was lost)",
-                                self.leader_line.number,
-                                excerpt=caret_excerpt(self.leader_line.text, None))
+            self.report.warning(
+                "hole",
+                "LEADER section lists no units (the list was lost)",
+                self.leader_line.number,
+                excerpt=caret_excerpt(self.leader_line.text, None),
+            )
 
     def fields(self) -> dict[str, object]:
         """The collected fields, ready for ``Datasheet``."""
@@ -261,8 +305,9 @@ class _Reader:
             "base_size": self.base_size,
             "profiles": profile,
             "weapons": self.weapons,
-            "abilities": Abilities(core=self.core, faction=self.faction,
-                                   datasheet=self.datasheet, wargear=self.wargear),
+            "abilities": Abilities(
+                core=self.core, faction=self.faction, datasheet=self.datasheet, wargear=self.wargear
+            ),
             "damaged": self.damaged,
             "wargear_options": self.options,
             "unit_composition": self.composition,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal, cast
 
 from lark import Token, Transformer, v_args
 
@@ -81,15 +82,15 @@ class _Build(Transformer[Token, object]):
         return str(token).strip()
 
     def entry(self, items: list[object]) -> StratagemEntry:
-        name, number = items[0]  # type: ignore[misc]
-        cp = items[1]
-        source, category = items[2]  # type: ignore[misc]
+        name, number = cast(tuple[str, str | None], items[0])
+        cp = cast(int, items[1])
+        source, category = cast(tuple[str, str | None], items[2])
         flavour = [i for i in items[3:] if isinstance(i, str)]
         sections = [i for i in items[3:] if isinstance(i, _Section)]
         return StratagemEntry(
             name=name,
             rule_number=number,
-            cp=cp,  # type: ignore[arg-type]
+            cp=cp,
             source=source,
             category=category,
             flavour="\n".join(flavour) or None,
@@ -126,9 +127,7 @@ def _assemble_body(sections: list[_Section]) -> StratagemBody:
         if section.label in texts:
             extra = [line for line in section.lines if line not in texts[section.label]]
             body.repeated.append(section.label)
-            if extra and all(_is_bullet(x) or x.startswith("+") for x in extra):
-                texts[section.label].extend(extra)
-            elif extra:
+            if (extra and all(_is_bullet(x) or x.startswith("+") for x in extra)) or extra:
                 texts[section.label].extend(extra)
             continue
         texts[section.label] = list(section.lines)
@@ -183,13 +182,17 @@ def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
     return body
 
 
-def derive_timing(when: str | None) -> tuple[str, list[str]] | None:
+Turn = Literal["your", "opponent", "either"]
+
+
+def derive_timing(when: str | None) -> tuple[Turn, list[str]] | None:
     """(turn, phases) from a WHEN: turn is ``opponent`` when the opponent's turn is named before
     the first phase, ``your`` when "your" is, else ``either``; phases in game order."""
     if not when:
         return None
     first_phase = re.search(r"\bphases?\b", when, re.I)
     lead = when[: first_phase.end()] if first_phase else when
+    turn: Turn
     if re.search(r"\bopponent", lead, re.I):
         turn = "opponent"
     elif re.search(r"\byour\b", lead, re.I):

@@ -8,7 +8,6 @@ import re
 from lark import Token, Transformer, v_args
 
 from wahanorm import grammar
-from wahanorm.errors import ParseFailure
 from wahanorm.ids import slugify
 from wahanorm.models import WeaponAbility
 from wahanorm.parse.stats import canonical_stat_text
