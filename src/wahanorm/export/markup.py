@@ -25,7 +25,7 @@ from typing import Any
 import lxml.html  # type: ignore[import-untyped]  # no stubs; see the README
 from bs4 import BeautifulSoup
 from bs4.element import Comment, NavigableString, Tag
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from wahanorm.clean.characters import normalize_text
 
