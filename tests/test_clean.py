@@ -50,27 +50,9 @@ def test_pass_fixture(name: str, pair: Pair) -> None:
     assert [(d.code, d.line) for d in report.diagnostics] == pair.diagnostics
 
 
-# strip_table_remnants trims one trailing bar per run: "| D | |" → "| D |" → "| D".
-_NOT_IDEMPOTENT = pytest.mark.xfail(
-    strict=True, reason="strip_table_remnants trims one more '|' off a table header each run"
-)
-_PIPE_LAYOUT = {"000_47df9cafce3cbdb4", "002_4ce5d9c8bc5975ce", "004_915fe25d03f9d2ef"}
-
-
 @pytest.mark.parametrize(
     ("path", "name"),
-    [
-        pytest.param(
-            path,
-            name,
-            id=f"{path.stem}-{name}",
-            marks=[_NOT_IDEMPOTENT]
-            if name == "strip_table_remnants" and path.stem in _PIPE_LAYOUT
-            else [],
-        )
-        for path in RAW
-        for name in PASS_NAMES
-    ],
+    [pytest.param(path, name, id=f"{path.stem}-{name}") for path in RAW for name in PASS_NAMES],
 )
 def test_pass_is_idempotent_on_raw_dump(path: Path, name: str) -> None:
     # Each pass runs on what the passes before it produced, as in the pipeline.

@@ -284,20 +284,23 @@ _ANY_HOLE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in HOLES))
 
 
 def _report_holes(blocks: list[Block], report: Report) -> None:
-    for block in blocks:
-        for line in block.lines:
-            if not _ANY_HOLE.search(line.text):
-                continue  # one combined search first; the patterns one by one only on a hit
-            for pattern, message in HOLES:
-                for match in pattern.finditer(line.text):
-                    column = match.start() + 1
-                    report.warning(
-                        "hole",
-                        message,
-                        line.number,
-                        column=column,
-                        excerpt=caret_excerpt(line.text, column),
-                    )
+    lines = [line for block in blocks for line in block.lines]
+    text = "\n".join(line.text for line in lines)
+    if not _ANY_HOLE.search(text):
+        return  # one scan of the whole text; line by line only when something is there
+    for line in lines:
+        if not _ANY_HOLE.search(line.text):
+            continue
+        for pattern, message in HOLES:
+            for match in pattern.finditer(line.text):
+                column = match.start() + 1
+                report.warning(
+                    "hole",
+                    message,
+                    line.number,
+                    column=column,
+                    excerpt=caret_excerpt(line.text, column),
+                )
 
 
 def _drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=65536)
 def slugify(name: str) -> str:
     """``'Iron Hand' Straken`` → ``iron-hand-straken``; letters beyond ASCII keep their base
     letter where they have one and are spelled by code point otherwise, so a slug is never

@@ -46,7 +46,10 @@ _SPACES = re.compile(r" {2,}")
 
 def normalize_text(text: str) -> str:
     """The clean spelling of one piece of text (also used by the HTML and export readers)."""
-    text = unicodedata.normalize("NFC", text).translate(_TABLE)
+    if not text.isascii():  # str.translate with a table is slow; most lines are plain ASCII
+        text = unicodedata.normalize("NFC", text).translate(_TABLE)
+    elif "\t" in text:
+        text = text.replace("\t", " ")
     return _SPACES.sub(" ", text).strip()
 
 

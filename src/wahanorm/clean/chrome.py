@@ -37,7 +37,38 @@ SITE_CHROME = frozenset(
     }
 )
 ROLE_WORDS = frozenset(
-    ["infantry", "mounted", "vehicle", "vehicles", "walker", "monster", "monsters", "beast", "beasts", "swarm", "artillery", "aircraft", "fly", "epic", "hero", "heroes", "character", "characters", "battleline", "dedicated", "transport", "transports", "fortification", "fortifications", "other", "allied", "units", "unit", "and", "others..."]
+    [
+        "infantry",
+        "mounted",
+        "vehicle",
+        "vehicles",
+        "walker",
+        "monster",
+        "monsters",
+        "beast",
+        "beasts",
+        "swarm",
+        "artillery",
+        "aircraft",
+        "fly",
+        "epic",
+        "hero",
+        "heroes",
+        "character",
+        "characters",
+        "battleline",
+        "dedicated",
+        "transport",
+        "transports",
+        "fortification",
+        "fortifications",
+        "other",
+        "allied",
+        "units",
+        "unit",
+        "and",
+        "others...",
+    ]
 )
 """Words of the army list's role menu ("Infantry Epic Hero", "Dedicated Transports")."""
 
@@ -102,10 +133,13 @@ def strip_table_remnants(lines: list[Line], report: Report) -> list[Line]:
     """Drop lines of nothing but table bars; trim a lone bar left after a table cell."""
     out: list[Line] = []
     for line in lines:
+        if "|" not in line.text:
+            out.append(line)
+            continue
         if _REMNANT.match(line.text):
             report.info("table-remnant", "empty table row removed", line.number)
             continue
-        if not line.text.startswith("|"):
+        if line.text.count("|") == 1:  # a table cell left alone: "UNBRIDLED BLOODLUST |"
             line = Line(line.number, _TRAILING_PIPE.sub("", line.text))
         out.append(line)
     return out

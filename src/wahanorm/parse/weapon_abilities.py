@@ -21,7 +21,7 @@ def _spaced(text: str) -> str:
 
 
 def _with_value(token: Token, ability_id: str) -> WeaponAbility:
-    match = _PARAM.match(_spaced(str(token)))
+    match = _PARAM.match(re.sub(r"\s*\+\s*", "+", _spaced(str(token))))
     assert match, token  # the terminal guarantees a base and a value
     value = canonical_stat_text(match.group("value").replace(" ", ""))
     base = match.group("base").upper()
