@@ -59,22 +59,39 @@ def _ordered_keys(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def compare_variants(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
-    """Conflicting versions kept beside an entity: counted, their sources left out."""
-    strip = [{k: v for k, v in x.items() if k != "sources"} for x in old or []]
-    strip_new = [{k: v for k, v in x.items() if k != "sources"} for x in new or []]
-    if sorted(map(canon, strip)) == sorted(map(canon, strip_new)):
+    """Conflicting versions kept beside an entity: as many on both sides → each compared with
+    its counterpart (by content order); otherwise the count."""
+    a = sorted(old or [], key=_without_sources)
+    b = sorted(new or [], key=_without_sources)
+    if [_without_sources(x) for x in a] == [_without_sources(x) for x in b]:
         return
-    out.append(
-        Change(
-            path=path,
-            op="changed",
-            label="Conflicting versions",
-            old=str(len(strip)),
-            new=str(len(strip_new)),
-            summary=f"Conflicting versions (variants): {len(strip)} → {len(strip_new)}, "
-            "content changed",
+    if len(a) != len(b):
+        out.append(
+            Change(
+                path=path,
+                op="changed",
+                label="Conflicting versions",
+                old=str(len(a)),
+                new=str(len(b)),
+                summary=f"Conflicting versions (variants): {len(a)} → {len(b)}",
+            )
         )
-    )
+        return
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        for ch in compare_entities(x, y):
+            out.append(
+                ch.model_copy(
+                    update={
+                        "path": f"{path}[{i}].{ch.path}",
+                        "label": f"Conflicting version: {ch.label}",
+                        "summary": f"Conflicting version: {ch.summary}",
+                    }
+                )
+            )
+
+
+def _without_sources(entity: Json) -> str:
+    return canon({k: v for k, v in entity.items() if k != "sources"})
 
 
 HANDLERS: dict[str, Handler] = {

@@ -11,7 +11,7 @@ from typing import Any
 from wahanorm.diff.compare import compare_entities
 from wahanorm.diff.groups import Grouper
 from wahanorm.diff.rename import find_renames
-from wahanorm.diff.result import Counts, DiffReport, EntityDiff, Side, SideSource, Status
+from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, SideSource, Status
 from wahanorm.emit import INDEX_NAME
 from wahanorm.errors import InputError
 from wahanorm.models import KINDS
@@ -73,6 +73,9 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     a, b = read_entities(old), read_entities(new)
     grouper = Grouper([*b.by_key.values(), *a.by_key.values()])
     diffs = _changed(a, b, grouper) + _added_removed_renamed(a, b, grouper)
+    diffs = _drop_implied(
+        diffs, a.by_key.keys() - b.by_key.keys(), b.by_key.keys() - a.by_key.keys()
+    )
     diffs.sort(key=_order)
     return DiffReport(
         old=_side(old, a),
@@ -118,6 +121,32 @@ def _added_removed_renamed(a: Entities, b: Entities, grouper: Grouper) -> list[E
     diffs += [_entity_diff("removed", e, grouper) for e in removed if id(e) not in paired_old]
     diffs += [_entity_diff("added", e, grouper) for e in added if id(e) not in paired_new]
     return diffs
+
+
+REFERENCE_FIELDS = ("stratagems", "detachment_rules", "enhancements")
+"""The ids of other entities a datasheet lists; a new detachment adds its stratagems to every
+datasheet of the faction."""
+
+
+def _drop_implied(diffs: list[EntityDiff], gone: set[Key], came: set[Key]) -> list[EntityDiff]:
+    """Without the listings that only follow from an entity added, removed or renamed (already
+    reported once): a review would otherwise read the same new stratagem on every datasheet."""
+    gone_ids = {entity_id for _, entity_id in gone}
+    came_ids = {entity_id for _, entity_id in came}
+    kept: list[EntityDiff] = []
+    for d in diffs:
+        changes = [ch for ch in d.changes if not _implied(ch, gone_ids, came_ids)]
+        if changes or d.status != "changed":
+            kept.append(d.model_copy(update={"changes": changes}))
+    return kept
+
+
+def _implied(ch: Change, gone_ids: set[str], came_ids: set[str]) -> bool:
+    # the last field of the path: a conflicting version's listings are ``variants[0].stratagems[…]``
+    field = ch.path.rsplit("].", 1)[-1].split("[", 1)[0]
+    if field not in REFERENCE_FIELDS:
+        return False
+    return (ch.op == "added" and ch.new in came_ids) or (ch.op == "removed" and ch.old in gone_ids)
 
 
 def _entity_diff(status: Status, e: Entity, grouper: Grouper, **extra: Any) -> EntityDiff:

@@ -46,8 +46,9 @@ def plain_words(ops: list[WordOp]) -> str:
 
 
 def value_change(path: str, label: str, old: Json, new: Json, sep: str = ": ") -> Change | None:
-    """The change from ``old`` to ``new`` of one value, or None when they mean the same."""
-    if old == new:
+    """The change from ``old`` to ``new`` of one value, or None when they mean the same
+    (for text: the same words, whatever their spacing and letter case)."""
+    if old == new or (isinstance(old, str) and isinstance(new, str) and same_words(old, new)):
         return None
     if old is None:
         return Change(
@@ -89,19 +90,29 @@ def prose_change(path: str, label: str, old: str, new: str) -> Change | None:
     )
 
 
+def _item_key(item: Json) -> str:
+    # strings (keywords, ids) are most list items: skip json.dumps for them; the quotes json
+    # puts around a string keep "1" and 1 apart
+    return f'"{item}' if isinstance(item, str) else canon(item)
+
+
 def multiset_delta(old: list[Json], new: list[Json]) -> tuple[list[Json], list[Json]]:
     """(items only in OLD, items only in NEW), counting duplicates, ignoring order."""
-    old_count = Counter(canon(x) for x in old)
-    new_count = Counter(canon(x) for x in new)
+    if old == new:
+        return [], []
+    old_count = Counter(map(_item_key, old))
+    new_count = Counter(map(_item_key, new))
     removed = _take(old, old_count - new_count)
     added = _take(new, new_count - old_count)
     return removed, added
 
 
 def _take(items: list[Json], wanted: Counter[str]) -> list[Json]:
+    if not wanted:
+        return []
     taken: list[Json] = []
     for item in items:
-        key = canon(item)
+        key = _item_key(item)
         if wanted[key] > 0:
             wanted[key] -= 1
             taken.append(item)

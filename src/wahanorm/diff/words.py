@@ -18,19 +18,26 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _keys(words: list[str]) -> list[str]:
+    """Words as compared: the exports print the same keyword as ``ADEPTA SORORITAS`` in one
+    release and ``Adepta Sororitas`` in the next, which changes no rule."""
+    return [w.casefold() for w in words]
+
+
 def same_words(old: str, new: str) -> bool:
-    """True when two texts differ only in spacing."""
-    return words_of(old) == words_of(new)
+    """True when two texts differ only in spacing or letter case."""
+    return _keys(words_of(old)) == _keys(words_of(new))
 
 
 def word_diff(old: str, new: str) -> list[WordOp]:
-    """``old`` → ``new`` as runs of kept, deleted and inserted words."""
+    """``old`` → ``new`` as runs of kept, deleted and inserted words; kept words are shown as
+    NEW spells them, since letter case alone is no change."""
     a, b = words_of(old), words_of(new)
     ops: list[WordOp] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, _keys(a), _keys(b), autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            ops.append(WordOp(op="equal", text=" ".join(a[i1:i2])))
+            ops.append(WordOp(op="equal", text=" ".join(b[j1:j2])))
             continue
         if i2 > i1:
             ops.append(WordOp(op="delete", text=" ".join(a[i1:i2])))
@@ -61,4 +68,5 @@ def elide(ops: list[WordOp], context: int = CONTEXT_WORDS) -> list[WordOp]:
 
 def similarity(old: str, new: str) -> float:
     """How alike two texts are by their words, 0.0 to 1.0."""
-    return difflib.SequenceMatcher(None, words_of(old), words_of(new), autojunk=False).ratio()
+    a, b = _keys(words_of(old)), _keys(words_of(new))
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()

@@ -1,0 +1,246 @@
+"""``wahanorm diff`` on synthetic output folders: each test makes one edit a rules update makes
+and checks the diff names it in the game's terms."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_diff_support import (
+    EFFECT,
+    anti,
+    base_entities,
+    berzerkers,
+    blood_offering,
+    bloodthirster,
+    weapon,
+    write_out,
+)
+
+from wahanorm.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, DiffReport, add_parser, run
+from wahanorm.models import Points
+
+
+def diff_of(tmp_path: Path, new: list[Any], old: list[Any] | None = None, fmt: str = "json",
+            ) -> tuple[int, str, str]:
+    """Write OLD (the base entities unless given) and NEW, run the subcommand, return
+    (exit code, stdout, stderr)."""
+    old_dir = write_out(tmp_path / "old", base_entities() if old is None else old)
+    new_dir = write_out(tmp_path / "new", new)
+    return run_cli([str(old_dir), str(new_dir), "--format", fmt])
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """The subcommand as the main CLI wires it."""
+    parser = argparse.ArgumentParser(prog="wahanorm")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["diff", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = run(args, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def report_of(tmp_path: Path, new: list[Any], old: list[Any] | None = None) -> DiffReport:
+    code, out, err = diff_of(tmp_path, new, old)
+    assert err == ""
+    report = DiffReport.model_validate_json(out)
+    assert code == (EXIT_CHANGED if report.entities else EXIT_SAME)
+    return report
+
+
+def summaries(report: DiffReport) -> list[str]:
+    return [c.summary for e in report.entities for c in e.changes]
+
+
+def test_same_outputs_exit_0_and_say_so(tmp_path: Path) -> None:
+    code, out, err = diff_of(tmp_path, base_entities(), fmt="text")
+    assert (code, err) == (EXIT_SAME, "")
+    assert out.splitlines()[-1] == "no rules changes"
+
+
+def test_one_weapon_attacks_named_by_weapon(tmp_path: Path) -> None:
+    lash = weapon("Lash of Khorne", "8", abilities=[anti("INFANTRY", 4)])
+    sheet = bloodthirster(weapons=[lash, weapon("Great axe of Khorne", "6", profile="strike")])
+    report = report_of(tmp_path, [sheet, berzerkers(), blood_offering()])
+    assert [(e.status, e.id) for e in report.entities] == [
+        ("changed", "world-eaters/bloodthirster")
+    ]
+    assert summaries(report) == ["Lash of Khorne: A 9 → 8"]
+    change = report.entities[0].changes[0]
+    assert (change.path, change.old, change.new) == ("weapons[Lash of Khorne].attacks", "9", "8")
+
+
+def test_weapon_with_profile_named_with_it(tmp_path: Path) -> None:
+    axe = weapon("Great axe of Khorne", "6", profile="strike", damage=weapon("x", "1").attacks)
+    sheet = bloodthirster(weapons=[bloodthirster().weapons[0], axe])
+    report = report_of(tmp_path, [sheet, berzerkers(), blood_offering()])
+    assert summaries(report) == ["Great axe of Khorne – strike: D 2 → 1"]
+
+
+def test_weapons_reordered_is_no_change(tmp_path: Path) -> None:
+    sheet = bloodthirster(weapons=list(reversed(bloodthirster().weapons)),
+                          keywords=["DAEMON", "MONSTER", "CHARACTER"])
+    code, out, _ = diff_of(tmp_path, [sheet, berzerkers(), blood_offering()])
+    assert code == EXIT_SAME
+    assert json.loads(out)["entities"] == []
+
+
+def test_stratagem_cp(tmp_path: Path) -> None:
+    report = report_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(cp=2)])
+    assert summaries(report) == ["CP 1 → 2"]
+    # no faction field on a stratagem: it is grouped with the datasheets that list it
+    assert report.entities[0].group == "World Eaters"
+
+
+def test_unit_added(tmp_path: Path) -> None:
+    new_unit = berzerkers(id="world-eaters/jakhals", name="Jakhals", weapons=[], points=[],
+                          keywords=["INFANTRY", "JAKHALS"])
+    report = report_of(tmp_path, [*base_entities(), new_unit])
+    assert [(e.status, e.id, e.name) for e in report.entities] == [
+        ("added", "world-eaters/jakhals", "Jakhals")
+    ]
+    assert (report.summary.added, report.summary.total) == (1, 1)
+
+
+def test_unit_removed(tmp_path: Path) -> None:
+    report = report_of(tmp_path, [bloodthirster(), blood_offering()])
+    assert [(e.status, e.id) for e in report.entities] == [
+        ("removed", "world-eaters/khorne-berzerkers")
+    ]
+
+
+def test_rename_is_one_entry(tmp_path: Path) -> None:
+    renamed = berzerkers(id="world-eaters/berzerker-warband", name="Berzerker Warband")
+    report = report_of(tmp_path, [bloodthirster(), renamed, blood_offering()])
+    assert len(report.entities) == 1
+    entry = report.entities[0]
+    assert (entry.status, entry.old_id, entry.id) == (
+        "renamed", "world-eaters/khorne-berzerkers", "world-eaters/berzerker-warband"
+    )
+    assert summaries(report) == ["Name: Khorne Berzerkers → Berzerker Warband"]
+    assert entry.similarity == 100
+
+
+def test_different_unit_is_not_a_rename(tmp_path: Path) -> None:
+    other = berzerkers(id="world-eaters/eightbound", name="Eightbound",
+                       weapons=[weapon("Eviscerator", "3")], keywords=["INFANTRY", "DAEMON"],
+                       points=[Points(models=3, points=135, text="3 models")])
+    report = report_of(tmp_path, [bloodthirster(), other, blood_offering()])
+    assert sorted(e.status for e in report.entities) == ["added", "removed"]
+
+
+def test_points_per_model_count(tmp_path: Path) -> None:
+    pts = [Points(models=10, points=170, text="10 models"), Points(models=5, points=90,
+                                                                   text="5 models")]
+    report = report_of(tmp_path, [bloodthirster(), berzerkers(points=pts), blood_offering()])
+    assert summaries(report) == ["Points (10 models): 180 → 170"]
+
+
+def test_keyword_added(tmp_path: Path) -> None:
+    sheet = bloodthirster(keywords=["MONSTER", "CHARACTER", "DAEMON", "FLY"])
+    report = report_of(tmp_path, [sheet, berzerkers(), blood_offering()])
+    assert summaries(report) == ["Keyword added: FLY"]
+
+
+def test_anti_threshold(tmp_path: Path) -> None:
+    lash = weapon("Lash of Khorne", "9", abilities=[anti("INFANTRY", 3)])
+    sheet = bloodthirster(weapons=[lash, bloodthirster().weapons[1]])
+    report = report_of(tmp_path, [sheet, berzerkers(), blood_offering()])
+    assert summaries(report) == ["Lash of Khorne: ANTI-INFANTRY 4+ → 3+"]
+
+
+def test_core_ability_parameter(tmp_path: Path) -> None:
+    old = bloodthirster()
+    abilities = old.abilities.model_copy(
+        update={"core": [old.abilities.core[0].model_copy(update={"parameter": "D3"})]}
+    )
+    report = report_of(tmp_path, [bloodthirster(abilities=abilities), berzerkers(),
+                                  blood_offering()])
+    assert summaries(report) == ["Deadly Demise D6 → D3"]
+
+
+def test_text_is_diffed_word_by_word(tmp_path: Path) -> None:
+    effect = EFFECT.replace("re-roll a Hit roll of 1", "re-roll the Hit roll")
+    report = report_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(effect=effect)])
+    change = report.entities[0].changes[0]
+    assert change.label == "Effect"
+    edits = [(w.op, w.text) for w in change.words or [] if w.op != "equal"]
+    assert edits == [("delete", "a"), ("insert", "the"), ("delete", "of 1")]
+
+
+def test_spacing_alone_is_no_change(tmp_path: Path) -> None:
+    spaced = blood_offering(effect=EFFECT.replace(" ", "  ", 3))
+    code, _, _ = diff_of(tmp_path, [bloodthirster(), berzerkers(), spaced])
+    assert code == EXIT_SAME
+
+
+def test_sources_alone_are_no_change(tmp_path: Path) -> None:
+    moved = bloodthirster(sources=[])
+    code, _, _ = diff_of(tmp_path, [moved, berzerkers(), blood_offering()])
+    assert code == EXIT_SAME
+
+
+def test_missing_side_is_exit_2_one_line(tmp_path: Path) -> None:
+    write_out(tmp_path / "old", base_entities())
+    code, out, err = run_cli([str(tmp_path / "old"), str(tmp_path / "nowhere")])
+    assert (code, out) == (EXIT_ERROR, "")
+    assert err == f"wahanorm diff: {tmp_path / 'nowhere'}: no such file or folder\n"
+
+
+def test_broken_entity_file_is_exit_2(tmp_path: Path) -> None:
+    old = write_out(tmp_path / "old", base_entities())
+    new = write_out(tmp_path / "new", base_entities())
+    (new / "stratagem/world-eaters/blood-offering.json").write_text("{ not json", "utf-8")
+    code, _, err = run_cli([str(old), str(new)])
+    assert code == EXIT_ERROR
+    assert "stratagem/world-eaters/blood-offering.json is not valid JSON" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_usage_error_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run_cli(["only-one"])
+    assert exc.value.code == EXIT_ERROR
+
+
+def test_markdown_summary_first_and_long_text_folded(tmp_path: Path) -> None:
+    effect = EFFECT.replace("re-roll a Hit roll of 1", "re-roll the Hit roll")
+    new = [bloodthirster(keywords=["MONSTER", "CHARACTER", "DAEMON", "FLY"]), berzerkers(),
+           blood_offering(effect=effect, cp=2)]
+    code, out, _ = diff_of(tmp_path, new, fmt="markdown")
+    assert code == EXIT_CHANGED
+    lines = out.splitlines()
+    assert lines[2] == "**2 entities differ:** 0 added · 0 removed · 0 renamed · 2 changed"
+    assert out.index("| World Eaters | 0 | 0 | 0 | 2 |") < out.index("### World Eaters")
+    assert out.index("#### Datasheets") < out.index("#### Stratagems")
+    assert "  - CP 1 → 2" in lines
+    assert "    <details><summary>full text</summary>" in lines
+    assert "re-roll <del>a</del> <ins>the</ins> Hit roll <del>of 1</del> and" in out
+
+
+def test_markdown_escapes_rule_text(tmp_path: Path) -> None:
+    code, out, _ = diff_of(tmp_path, [*base_entities(), berzerkers(
+        id="world-eaters/x", name="<script>*Bold*</script>", weapons=[], points=[])],
+                           fmt="markdown")
+    assert "**&lt;script&gt;\\*Bold\\*&lt;/script&gt;**" in out
+    assert "<script>" not in out
+
+
+def test_text_has_no_colour_off_a_terminal(tmp_path: Path) -> None:
+    _, out, _ = diff_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(cp=2)],
+                        fmt="text")
+    assert "\033[" not in out
+    assert "  ~ stratagem Blood Offering  (world-eaters/blood-offering)" in out.splitlines()
+    assert "      CP 1 → 2" in out.splitlines()
+
+
+def test_colour_when_asked(tmp_path: Path) -> None:
+    old = write_out(tmp_path / "old", base_entities())
+    new = write_out(tmp_path / "new", [bloodthirster(), blood_offering(cp=2)])
+    code, out, _ = run_cli([str(old), str(new), "--color", "always"])
+    assert code == EXIT_CHANGED
+    assert "\033[31m-\033[0m datasheet Khorne Berzerkers" in out
