@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from test_diff_support import (
     EFFECT,
     anti,
@@ -20,13 +21,16 @@ from test_diff_support import (
     weapon,
     write_out,
 )
-
 from wahanorm.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, DiffReport, add_parser, run
 from wahanorm.models import Points
 
 
-def diff_of(tmp_path: Path, new: list[Any], old: list[Any] | None = None, fmt: str = "json",
-            ) -> tuple[int, str, str]:
+def diff_of(
+    tmp_path: Path,
+    new: list[Any],
+    old: list[Any] | None = None,
+    fmt: str = "json",
+) -> tuple[int, str, str]:
     """Write OLD (the base entities unless given) and NEW, run the subcommand, return
     (exit code, stdout, stderr)."""
     old_dir = write_out(tmp_path / "old", base_entities() if old is None else old)
@@ -82,8 +86,9 @@ def test_weapon_with_profile_named_with_it(tmp_path: Path) -> None:
 
 
 def test_weapons_reordered_is_no_change(tmp_path: Path) -> None:
-    sheet = bloodthirster(weapons=list(reversed(bloodthirster().weapons)),
-                          keywords=["DAEMON", "MONSTER", "CHARACTER"])
+    sheet = bloodthirster(
+        weapons=list(reversed(bloodthirster().weapons)), keywords=["DAEMON", "MONSTER", "CHARACTER"]
+    )
     code, out, _ = diff_of(tmp_path, [sheet, berzerkers(), blood_offering()])
     assert code == EXIT_SAME
     assert json.loads(out)["entities"] == []
@@ -97,8 +102,13 @@ def test_stratagem_cp(tmp_path: Path) -> None:
 
 
 def test_unit_added(tmp_path: Path) -> None:
-    new_unit = berzerkers(id="world-eaters/jakhals", name="Jakhals", weapons=[], points=[],
-                          keywords=["INFANTRY", "JAKHALS"])
+    new_unit = berzerkers(
+        id="world-eaters/jakhals",
+        name="Jakhals",
+        weapons=[],
+        points=[],
+        keywords=["INFANTRY", "JAKHALS"],
+    )
     report = report_of(tmp_path, [*base_entities(), new_unit])
     assert [(e.status, e.id, e.name) for e in report.entities] == [
         ("added", "world-eaters/jakhals", "Jakhals")
@@ -119,23 +129,31 @@ def test_rename_is_one_entry(tmp_path: Path) -> None:
     assert len(report.entities) == 1
     entry = report.entities[0]
     assert (entry.status, entry.old_id, entry.id) == (
-        "renamed", "world-eaters/khorne-berzerkers", "world-eaters/berzerker-warband"
+        "renamed",
+        "world-eaters/khorne-berzerkers",
+        "world-eaters/berzerker-warband",
     )
     assert summaries(report) == ["Name: Khorne Berzerkers → Berzerker Warband"]
     assert entry.similarity == 100
 
 
 def test_different_unit_is_not_a_rename(tmp_path: Path) -> None:
-    other = berzerkers(id="world-eaters/eightbound", name="Eightbound",
-                       weapons=[weapon("Eviscerator", "3")], keywords=["INFANTRY", "DAEMON"],
-                       points=[Points(models=3, points=135, text="3 models")])
+    other = berzerkers(
+        id="world-eaters/eightbound",
+        name="Eightbound",
+        weapons=[weapon("Eviscerator", "3")],
+        keywords=["INFANTRY", "DAEMON"],
+        points=[Points(models=3, points=135, text="3 models")],
+    )
     report = report_of(tmp_path, [bloodthirster(), other, blood_offering()])
     assert sorted(e.status for e in report.entities) == ["added", "removed"]
 
 
 def test_points_per_model_count(tmp_path: Path) -> None:
-    pts = [Points(models=10, points=170, text="10 models"), Points(models=5, points=90,
-                                                                   text="5 models")]
+    pts = [
+        Points(models=10, points=170, text="10 models"),
+        Points(models=5, points=90, text="5 models"),
+    ]
     report = report_of(tmp_path, [bloodthirster(), berzerkers(points=pts), blood_offering()])
     assert summaries(report) == ["Points (10 models): 180 → 170"]
 
@@ -158,8 +176,9 @@ def test_core_ability_parameter(tmp_path: Path) -> None:
     abilities = old.abilities.model_copy(
         update={"core": [old.abilities.core[0].model_copy(update={"parameter": "D3"})]}
     )
-    report = report_of(tmp_path, [bloodthirster(abilities=abilities), berzerkers(),
-                                  blood_offering()])
+    report = report_of(
+        tmp_path, [bloodthirster(abilities=abilities), berzerkers(), blood_offering()]
+    )
     assert summaries(report) == ["Deadly Demise D6 → D3"]
 
 
@@ -209,8 +228,11 @@ def test_usage_error_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_markdown_summary_first_and_long_text_folded(tmp_path: Path) -> None:
     effect = EFFECT.replace("re-roll a Hit roll of 1", "re-roll the Hit roll")
-    new = [bloodthirster(keywords=["MONSTER", "CHARACTER", "DAEMON", "FLY"]), berzerkers(),
-           blood_offering(effect=effect, cp=2)]
+    new = [
+        bloodthirster(keywords=["MONSTER", "CHARACTER", "DAEMON", "FLY"]),
+        berzerkers(),
+        blood_offering(effect=effect, cp=2),
+    ]
     code, out, _ = diff_of(tmp_path, new, fmt="markdown")
     assert code == EXIT_CHANGED
     lines = out.splitlines()
@@ -223,16 +245,21 @@ def test_markdown_summary_first_and_long_text_folded(tmp_path: Path) -> None:
 
 
 def test_markdown_escapes_rule_text(tmp_path: Path) -> None:
-    code, out, _ = diff_of(tmp_path, [*base_entities(), berzerkers(
-        id="world-eaters/x", name="<script>*Bold*</script>", weapons=[], points=[])],
-                           fmt="markdown")
+    code, out, _ = diff_of(
+        tmp_path,
+        [
+            *base_entities(),
+            berzerkers(id="world-eaters/x", name="<script>*Bold*</script>", weapons=[], points=[]),
+        ],
+        fmt="markdown",
+    )
+    assert code == EXIT_CHANGED
     assert "**&lt;script&gt;\\*Bold\\*&lt;/script&gt;**" in out
     assert "<script>" not in out
 
 
 def test_text_has_no_colour_off_a_terminal(tmp_path: Path) -> None:
-    _, out, _ = diff_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(cp=2)],
-                        fmt="text")
+    _, out, _ = diff_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(cp=2)], fmt="text")
     assert "\033[" not in out
     assert "  ~ stratagem Blood Offering  (world-eaters/blood-offering)" in out.splitlines()
     assert "      CP 1 → 2" in out.splitlines()
