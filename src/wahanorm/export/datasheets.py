@@ -438,7 +438,8 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
 
 
 def _keywords(ctx: ExportContext, rows: list[Record]) -> tuple[list[str], list[str]]:
-    """Keywords in the dumps' form (upper case), faction keywords apart, each once."""
+    """Keywords in the dumps' form (upper case), faction keywords apart, each once, sorted: the
+    export's row order changes between exports while the keywords do not."""
     table = "Datasheets_keywords.csv"
     plain: dict[str, None] = {}
     faction: dict[str, None] = {}
@@ -448,7 +449,7 @@ def _keywords(ctx: ExportContext, rows: list[Record]) -> tuple[list[str], list[s
             continue
         is_faction = row.get("is_faction_keyword").strip().lower() == "true"
         (faction if is_faction else plain)[keyword] = None
-    return list(plain), list(faction)
+    return sorted(plain), sorted(faction)
 
 
 def _ids(
