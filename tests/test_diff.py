@@ -271,3 +271,36 @@ def test_colour_when_asked(tmp_path: Path) -> None:
     code, out, _ = run_cli([str(old), str(new), "--color", "always"])
     assert code == EXIT_CHANGED
     assert "\033[31m-\033[0m datasheet Khorne Berzerkers" in out
+
+
+def test_markdown_cut_to_fit_says_what_is_left_out(tmp_path: Path) -> None:
+    units = [
+        berzerkers(id=f"world-eaters/unit-{i}", name=f"Unit {i}", weapons=[], points=[])
+        for i in range(40)
+    ]
+    old = write_out(tmp_path / "old", base_entities())
+    new = write_out(tmp_path / "new", [*base_entities(), *units])
+    code, out, _ = run_cli([str(old), str(new), "--format", "markdown", "--max-chars", "1500"])
+    assert code == EXIT_CHANGED
+    assert len(out) <= 1500
+    shown = out.count("- ➕ added: ")
+    assert 0 < shown < 40
+    assert f"**Cut to fit:** {40 - shown} more of 40 entities are not shown here." in out
+
+
+def test_led_unit_named_not_by_id(tmp_path: Path) -> None:
+    report = report_of(
+        tmp_path,
+        [bloodthirster(leader=["world-eaters/khorne-berzerkers"]), berzerkers(), blood_offering()],
+    )
+    assert summaries(report) == ["Can lead added: Khorne Berzerkers"]
+    assert report.entities[0].changes[0].path == "leader[world-eaters/khorne-berzerkers]"
+
+
+def test_new_stratagem_listing_is_not_repeated_on_datasheets(tmp_path: Path) -> None:
+    new_strat = blood_offering(id="world-eaters/red-rampage", name="Red Rampage", effect="x")
+    sheet = bloodthirster(stratagems=["world-eaters/blood-offering", "world-eaters/red-rampage"])
+    report = report_of(tmp_path, [sheet, berzerkers(), blood_offering(), new_strat])
+    assert [(e.status, e.id, e.changes) for e in report.entities] == [
+        ("added", "world-eaters/red-rampage", [])
+    ]

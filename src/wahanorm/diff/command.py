@@ -49,6 +49,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="text for a terminal (default), markdown for a PR comment, json",
     )
     parser.add_argument(
+        "--max-chars",
+        type=int,
+        metavar="N",
+        help="markdown only: cut after the last entity that fits in N characters, saying how "
+        "many are left out (a GitHub comment holds 65536)",
+    )
+    parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
@@ -88,7 +95,7 @@ def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
     if args.format == "json":
         return canonical_json(report)
     if args.format == "markdown":
-        return render_markdown(report)
+        return render_markdown(report, getattr(args, "max_chars", None))
     return render_text(report, colour=_use_colour(getattr(args, "color", "auto"), stdout))
 
 

@@ -76,6 +76,7 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     diffs = _drop_implied(
         diffs, a.by_key.keys() - b.by_key.keys(), b.by_key.keys() - a.by_key.keys()
     )
+    diffs = _name_led_units(diffs, {**_names(a), **_names(b)})
     diffs.sort(key=_order)
     return DiffReport(
         old=_side(old, a),
@@ -147,6 +148,28 @@ def _implied(ch: Change, gone_ids: set[str], came_ids: set[str]) -> bool:
     if field not in REFERENCE_FIELDS:
         return False
     return (ch.op == "added" and ch.new in came_ids) or (ch.op == "removed" and ch.old in gone_ids)
+
+
+def _names(entities: Entities) -> dict[str, str]:
+    return {
+        i: str(e.get("name")) for (kind, i), e in entities.by_key.items() if kind == "datasheet"
+    }
+
+
+def _name_led_units(diffs: list[EntityDiff], names: dict[str, str]) -> list[EntityDiff]:
+    """``Can lead added: Celestian Insidiants`` rather than the unit's id; the path keeps the id."""
+    out: list[EntityDiff] = []
+    for d in diffs:
+        changes = [_with_unit_name(ch, names) for ch in d.changes]
+        out.append(d.model_copy(update={"changes": changes}) if changes != d.changes else d)
+    return out
+
+
+def _with_unit_name(ch: Change, names: dict[str, str]) -> Change:
+    unit = ch.new if ch.op == "added" else ch.old
+    if not ch.path.rsplit("].", 1)[-1].startswith("leader[") or unit not in names:
+        return ch
+    return ch.model_copy(update={"summary": f"{ch.label} {ch.op}: {names[unit]}"})
 
 
 def _entity_diff(status: Status, e: Entity, grouper: Grouper, **extra: Any) -> EntityDiff:

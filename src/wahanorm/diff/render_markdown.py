@@ -34,8 +34,31 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
 
 
-def render_markdown(report: DiffReport) -> str:
-    """The whole report as GitHub-flavoured markdown."""
+def render_markdown(report: DiffReport, max_chars: int | None = None) -> str:
+    """The whole report as GitHub-flavoured markdown; with ``max_chars``, cut after the last
+    whole entity that fits (a GitHub comment holds 65536 characters) and say how many are
+    left out, never silently."""
+    text = _render(report)
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    return _cut(text, report, max_chars)
+
+
+def _cut(text: str, report: DiffReport, max_chars: int) -> str:
+    marker = "\n- "
+    budget = max_chars - 300  # room for the note below
+    end = text.rfind(marker, 0, max(budget, 0))
+    head = text[: end if end > 0 else max(budget, 0)]
+    shown = head.count(marker) - len(report.by_kind)  # the by-kind lines are list items too
+    left = report.summary.total - max(shown, 0)
+    note = (
+        f"\n\n---\n**Cut to fit:** {left} more of {report.summary.total} entities are not shown "
+        "here. Run `wahanorm diff` with the same arguments for the whole diff."
+    )
+    return head + note + "\n"
+
+
+def _render(report: DiffReport) -> str:
     lines = [f"## Rules changes: `{report.old.spec}` → `{report.new.spec}`", ""]
     if report.old.data_version or report.new.data_version:
         lines += [
