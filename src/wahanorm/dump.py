@@ -53,7 +53,7 @@ HOLES: list[tuple[re.Pattern[str], str]] = [
 
 
 def extract_dump(text: str, display: str) -> Extraction:
-    """Entities of one text dump."""
+    """Entities of one text dump (of one page, or of several pasted into one file)."""
     extraction = Extraction(display)
     report = extraction.report
     lines = cleaning.clean(cleaning.to_lines(text), report)
@@ -62,18 +62,34 @@ def extract_dump(text: str, display: str) -> Extraction:
         return extraction
     blocks = segment(lines)
     _report_holes(blocks, report)
+    entities: list[Entity] = []
+    for page in _pages(blocks):
+        entities.extend(_page_entities(page, display, report))
+    extraction.entities = _drop_repeats(entities, report)
+    return extraction
+
+
+def _pages(blocks: list[Block]) -> list[list[Block]]:
+    """Blocks grouped by page: a datasheet block starts a new one."""
+    pages: list[list[Block]] = [[]]
+    for block in blocks:
+        if block.kind == "datasheet" and pages[-1]:
+            pages.append([])
+        pages[-1].append(block)
+    return [page for page in pages if page]
+
+
+def _page_entities(blocks: list[Block], display: str, report: Report) -> list[Entity]:
     datasheet: Datasheet | None = None
     faction_names: set[str] = set()
-    for block in blocks:
-        if block.kind == "datasheet":
-            datasheet = parse_datasheet(block.lines, display, report)
-            faction_names = {a.name.lower() for a in datasheet.abilities.faction}
+    if blocks[0].kind == "datasheet":
+        datasheet = parse_datasheet(blocks[0].lines, display, report)
+        faction_names = {a.name.lower() for a in datasheet.abilities.faction}
     entities = _entries(blocks, display, report, datasheet, faction_names)
     if datasheet is not None:
         datasheet = _link_indexes(datasheet, blocks, entities, display, report)
         entities.insert(0, datasheet)
-    extraction.entities = _drop_repeats(entities, report)
-    return extraction
+    return entities
 
 
 def _source(path: str, block: Block) -> list[SourceRef]:

@@ -7,6 +7,7 @@ cannot be read; the pipeline catches ``WahanormError`` at each input's boundary.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -78,12 +79,18 @@ class UsageError(WahanormError):
     code = "usage"
 
 
+MAX_PER_CODE = 200
+"""Diagnostics of one code kept per report; past it they are counted (``summarize``), so a
+hostile input of a million broken lines cannot flood memory or the index."""
+
+
 @dataclass
 class Report:
     """Collects the diagnostics of one input (or one run); never raises."""
 
     path: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
 
     def add(
         self,
@@ -95,7 +102,10 @@ class Report:
         excerpt: str | None = None,
         path: str | None = None,
     ) -> None:
-        """Record one diagnostic."""
+        """Record one diagnostic (counted only, past ``MAX_PER_CODE`` of its code)."""
+        self.counts[code] += 1
+        if self.counts[code] > MAX_PER_CODE:
+            return
         self.diagnostics.append(
             Diagnostic(
                 severity=severity,
@@ -119,6 +129,22 @@ class Report:
     def info(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
         """Record an info: a repetition dropped, something skipped on purpose."""
         self.add("info", code, message, line, **kw)  # type: ignore[arg-type]
+
+    def summarize(self) -> None:
+        """One diagnostic per code that went past ``MAX_PER_CODE``, saying how many were not
+        listed."""
+        for code, count in sorted(self.counts.items()):
+            if count > MAX_PER_CODE:
+                self.counts[code] = MAX_PER_CODE  # summarize once
+                self.diagnostics.append(
+                    Diagnostic(
+                        severity="warning",
+                        code=code,
+                        message=f"{count - MAX_PER_CODE} more '{code}' diagnostics not listed "
+                        f"({count} in all)",
+                        path=self.path,
+                    )
+                )
 
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""

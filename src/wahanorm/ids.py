@@ -6,26 +6,29 @@ import functools
 import re
 import unicodedata
 
+from anyascii import anyascii
+
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 @functools.lru_cache(maxsize=65536)
 def slugify(name: str) -> str:
-    """``'Iron Hand' Straken`` → ``iron-hand-straken``; letters beyond ASCII keep their base
-    letter where they have one and are spelled by code point otherwise, so a slug is never
-    empty and never holds ``/``, ``.`` or ``:``."""
-    decomposed = unicodedata.normalize("NFKD", name)
+    """``'Iron Hand' Straken`` → ``iron-hand-straken``. Letters of other scripts are
+    transliterated (anyascii: ``Боевой Юнит`` → ``boevoy-yunit``); what has no ASCII spelling is
+    written by code point. A slug is never empty and never holds ``/``, ``.`` or ``:``."""
     out: list[str] = []
-    for ch in decomposed:
-        if unicodedata.combining(ch):
-            continue
+    for ch in unicodedata.normalize("NFC", name):
         if ch.isascii():
-            out.append(ch.lower())
+            out.append(ch)
+            continue
+        spelled = anyascii(ch)
+        if spelled and not spelled.startswith(":"):
+            out.append(spelled)
         elif ch.isalnum():
-            out.append(f"-u{ord(ch):04x}-")
+            out.append(f" u{ord(ch):04x} ")
         else:
             out.append(" ")
-    slug = _NON_SLUG.sub("-", "".join(out)).strip("-")
+    slug = _NON_SLUG.sub("-", "".join(out).lower()).strip("-")
     return slug or "unnamed"
 
 

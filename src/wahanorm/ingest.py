@@ -132,14 +132,22 @@ def decode(data: bytes, display: str) -> tuple[str, list[str]]:
     try:
         return data.decode("utf-8"), notes
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        first_bad = data[: exc.start].count(b"\n") + 1
+    # Not UTF-8 as a whole: decode line by line, so a file with a few CP-1252 lines pasted into
+    # UTF-8 text keeps both right. CP-1252 leaves five bytes undefined; Latin-1 takes those.
+    lines = data.split(b"\n")
+    decoded: list[str] = []
+    fallback = 0
+    for raw in lines:
         try:
-            text = data.decode("cp1252")
+            decoded.append(raw.decode("utf-8"))
         except UnicodeDecodeError:
-            raise InputError(
-                f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}) and not CP-1252",
-                path=display,
-                line=line,
-            ) from None
-        notes.append(f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}); read as CP-1252")
-        return text, notes
+            fallback += 1
+            try:
+                decoded.append(raw.decode("cp1252"))
+            except UnicodeDecodeError:
+                decoded.append(raw.decode("latin-1"))
+    notes.append(
+        f"not UTF-8 (first at line {first_bad}): {fallback} of {len(lines)} lines read as CP-1252"
+    )
+    return "\n".join(decoded), notes

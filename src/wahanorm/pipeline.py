@@ -68,6 +68,12 @@ def _read_datasheet_page(text: str, display: str) -> Extraction | None:
 
 def extract(item: ingest.InputItem) -> Extraction:
     """Entities of one input; failures become diagnostics, never exceptions."""
+    extraction = _extract(item)
+    extraction.report.summarize()
+    return extraction
+
+
+def _extract(item: ingest.InputItem) -> Extraction:
     try:
         if item.format == "export":
             from wahanorm import export

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from wahanorm.clean.chrome import is_role_line
+from wahanorm.clean.chrome import is_datasheet_header, is_role_line
 from wahanorm.clean.lines import Line
 from wahanorm.parse.abilities import CORE_ABILITIES
 
@@ -117,20 +117,26 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
 
 
 def segment(lines: list[Line]) -> list[Block]:
-    """Cut a cleaned dump into blocks: the datasheet, its indexes, then rules entries."""
+    """Cut a cleaned dump into blocks: each datasheet (two dumps pasted into one file hold two),
+    the indexes that follow it, then its rules entries."""
+    starts = [i for i in range(len(lines)) if is_datasheet_header(lines, i)]
+    bounds = [0, *starts, len(lines)]
     blocks: list[Block] = []
-    index = 0
-    if lines and _opens_datasheet(lines):
-        end = _datasheet_end(lines)
-        blocks.append(Block("datasheet", lines[:end]))
-        index = end
-    index = _indexes(lines, index, blocks)
-    blocks.extend(_entries(lines, index))
+    for begin, end in zip(bounds, bounds[1:], strict=False):
+        if begin < end:
+            blocks.extend(_page(lines[begin:end], opens=begin in starts))
     return blocks
 
 
-def _opens_datasheet(lines: list[Line]) -> bool:
-    return " – " in lines[0].text and not lines[0].text.startswith(("|", "-"))
+def _page(lines: list[Line], opens: bool) -> list[Block]:
+    blocks: list[Block] = []
+    index = 0
+    if opens:
+        index = _datasheet_end(lines)
+        blocks.append(Block("datasheet", lines[:index]))
+    index = _indexes(lines, index, blocks)
+    blocks.extend(_entries(lines, index))
+    return blocks
 
 
 def _datasheet_end(lines: list[Line]) -> int:

@@ -13,6 +13,7 @@ from wahanorm.clean.characters import drop_blank_lines, normalize_characters
 from wahanorm.clean.chrome import strip_site_chrome, strip_table_remnants
 from wahanorm.clean.glued import split_glued_headings
 from wahanorm.clean.lines import Line
+from wahanorm.clean.mojibake import repair_mojibake
 from wahanorm.clean.repetitions import (
     drop_doubled_headings,
     drop_repeated_runs,
@@ -23,6 +24,7 @@ from wahanorm.errors import Report
 Pass = Callable[[list[Line], Report], list[Line]]
 
 PASSES: list[tuple[str, Pass]] = [
+    ("repair_mojibake", repair_mojibake),
     ("normalize_characters", normalize_characters),
     ("drop_blank_lines", drop_blank_lines),
     ("strip_site_chrome", strip_site_chrome),

@@ -75,7 +75,7 @@ ROLE_WORDS = frozenset(
 _CHROME_PREFIX = re.compile(r"^Datasheets collated(?=\S)")
 _HEADER = re.compile(r"^\S.*? – \S.*$")
 _SECTION_MARKERS = re.compile(
-    r"^(?:\|?\s*)?(?:RANGED WEAPONS|MELEE WEAPONS|ABILITIES|KEYWORDS:|UNIT COMPOSITION|M)\b"
+    r"^\|?\s*(?:(?:RANGED WEAPONS|MELEE WEAPONS|ABILITIES|UNIT COMPOSITION|M)\b|KEYWORDS:)"
 )
 _REMNANT = re.compile(r"^[|\s]+$")
 _TRAILING_PIPE = re.compile(r"\s*\|\s*$")
@@ -87,14 +87,19 @@ def is_role_line(text: str) -> bool:
     return bool(words) and all(w in ROLE_WORDS for w in words)
 
 
+def is_datasheet_header(lines: list[Line], index: int) -> bool:
+    """True when ``lines[index]`` is a ``Faction – Unit`` line that opens a datasheet: one
+    followed within a few lines by the datasheet's stats, weapons, abilities or keywords."""
+    text = lines[index].text
+    if not _HEADER.match(text) or text.startswith(("|", "-")):
+        return False
+    return any(_SECTION_MARKERS.match(x.text) for x in lines[index + 1 : index + 12])
+
+
 def find_datasheet_header(lines: list[Line]) -> int | None:
-    """Index of the ``Faction – Unit`` line that opens a datasheet: one followed within a few
-    lines by the datasheet's stats, weapons, abilities or keywords."""
-    for index, line in enumerate(lines[:400]):
-        if not _HEADER.match(line.text) or line.text.startswith(("|", "-")):
-            continue
-        ahead = lines[index + 1 : index + 12]
-        if any(_SECTION_MARKERS.match(x.text) for x in ahead):
+    """Index of the first datasheet header among the first lines, or None."""
+    for index in range(min(len(lines), 400)):
+        if is_datasheet_header(lines, index):
             return index
     return None
 
