@@ -55,7 +55,7 @@ def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
     """The entity of one tooltip, or None for site furniture and shapes not known."""
     if dom.select_one(span, "div", "str10Wrap") is not None:
         return _stratagem(span, ctx)
-    if dom.select_one(span, "ul", "EnhancementsPts") is not None:
+    if dom.select_one(span, "*", "EnhancementsPts") is not None:
         return _enhancement(span, ctx)
     if dom.select_one(span, "div", "detachName") is not None:
         return _detachment_rule(span, ctx)
@@ -158,9 +158,11 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
 
 
 def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
-    title = dom.select_one(span, "ul", "EnhancementsPts")
+    title = dom.select_one(span, "*", "EnhancementsPts")
     assert title is not None  # read_tooltip chose this reader because it is there
-    parts = [dom.text(s) for s in title.iter("span")]
+    # A list item of spans (name, link, "15 pts"); Boarding Actions enhancements have no cost
+    # and print the bare name in a div.
+    parts = [dom.text(s) for s in title.iter("span")] if title.tag == "ul" else [dom.text(title)]
     parts = [p for p in parts if p]
     name = parts[0] if parts else ""
     cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
