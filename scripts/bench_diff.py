@@ -1,0 +1,84 @@
+"""Benchmark: diff the outputs of the two full Wahapedia exports.
+
+    python scripts/bench_diff.py [--runs N]
+
+Converts both exports of ``../shared/corpus`` once into temporary output folders (not timed),
+then times ``wahanorm diff OLD NEW`` on them end to end (read both folders, parse every entity
+file, match, compare, render each format) and prints seconds: best of ``--runs`` runs, since
+other processes share the machine. Skips with a message when the corpus or the export reader
+is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+EXPORTS = ("wahapedia-10ed-2025-11-14-html", "wahapedia-10ed-2026-02-14")
+
+
+def prepare(root: Path) -> tuple[Path, Path]:
+    """Both exports converted into output folders under ``root``."""
+    from wahanorm import emit, pipeline
+
+    folders = []
+    for name in EXPORTS:
+        out = root / name
+        emit.write_outputs(out, pipeline.convert([CORPUS / name]).files)
+        folders.append(out)
+    return folders[0], folders[1]
+
+
+def time_diff(old: Path, new: Path, fmt: str, runs: int) -> tuple[float, int]:
+    """Best seconds of ``runs`` runs of the whole subcommand, and the number of entities that
+    differ."""
+    from wahanorm.diff import diff_snapshots, load_side
+    from wahanorm.diff.render_markdown import render_markdown
+    from wahanorm.diff.render_text import render_text
+    from wahanorm.emit import canonical_json
+
+    best = float("inf")
+    differ = 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        report = diff_snapshots(load_side(str(old))[0], load_side(str(new))[0])
+        if fmt == "json":
+            canonical_json(report)
+        elif fmt == "markdown":
+            render_markdown(report)
+        else:
+            render_text(report)
+        best = min(best, time.perf_counter() - start)
+        differ = report.summary.total
+    return best, differ
+
+
+def main() -> int:
+    """Print the seconds to diff the two exports' outputs in each format."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    missing = [n for n in EXPORTS if not (CORPUS / n).is_dir()]
+    if missing:
+        print(f"skipped: {CORPUS} lacks {', '.join(missing)}")
+        return 0
+    if importlib.util.find_spec("wahanorm.export") is None:
+        print("skipped: the CSV export reader (wahanorm.export) is not installed yet")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="bench-diff-") as tmp:
+        old, new = prepare(Path(tmp))
+        files = sum(1 for _ in old.rglob("*.json")) + sum(1 for _ in new.rglob("*.json"))
+        print(f"diff of {EXPORTS[0]} → {EXPORTS[1]} outputs ({files} files in all)")
+        for fmt in ("text", "markdown", "json"):
+            seconds, differ = time_diff(old, new, fmt, args.runs)
+            print(f"{fmt:>8}: {seconds:.2f} s  ({differ} entities differ; best of {args.runs})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
