@@ -226,6 +226,12 @@ def compare_weapons(path: str, label: str, old: Json, new: Json, out: list[Chang
         )
 
 
+def _ability_key(ability: Item) -> str:
+    """``anti-infantry`` for ANTI (a weapon may carry two), else the ability's id."""
+    keyword = ability.get("keyword")
+    return f"{ability.get('id')}-{str(keyword).lower()}" if keyword else str(ability.get("id"))
+
+
 def _parameter(ability: Item) -> str:
     if ability.get("threshold") is not None:
         return f"{ability['threshold']}+"
@@ -244,7 +250,7 @@ def _compare_weapon_abilities(
             summary = f"{who}: {name} → {b.get('name')}"
         out.append(
             Change(
-                path=f"{path}[{b.get('id')}]",
+                path=f"{path}[{_ability_key(b)}]",
                 op="changed",
                 label=f"{who}: {name}",
                 old=str(a.get("name")),
@@ -255,7 +261,7 @@ def _compare_weapon_abilities(
     for x in removed:
         out.append(
             Change(
-                path=f"{path}[{x.get('id')}]",
+                path=f"{path}[{_ability_key(x)}]",
                 op="removed",
                 label=f"{who}: ability",
                 old=str(x.get("name")),
@@ -265,7 +271,7 @@ def _compare_weapon_abilities(
     for x in added:
         out.append(
             Change(
-                path=f"{path}[{x.get('id')}]",
+                path=f"{path}[{_ability_key(x)}]",
                 op="added",
                 label=f"{who}: ability",
                 new=str(x.get("name")),
