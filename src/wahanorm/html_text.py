@@ -50,7 +50,7 @@ def html_to_text(html: str) -> str:
 
 
 def _words(tag: Tag) -> str:
-    classes = tag.get("class") or []
+    classes: object = tag.get("class") or []
     names = " ".join(classes) if isinstance(classes, list) else str(classes)
     return f"{tag.get('id') or ''} {names}".lower()
 

@@ -134,9 +134,11 @@ def _base_size(header: Element | None) -> str | None:
 
 def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile]:
     """One profile per ``dsProfileWrap``; a unit with several profiles names each one
-    (``dsModelName``); the invulnerable save of the frame applies to every profile unless a
-    profile box carries its own."""
-    frame_invul = _invulnerable(frame)
+    (``dsModelName``). An invulnerable save inside a profile's box (``dsProfileBaseWrap``) is
+    that profile's; one outside every box applies to all profiles."""
+    frame_invul = next(
+        (parse_stat(dom.text(v)) for v in _invul_values(frame) if _profile_box(v) is None), None
+    )
     profiles: list[Profile] = []
     wraps = dom.select(frame, "div", "dsProfileWrap")
     for wrap in wraps:
@@ -161,7 +163,7 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
                 )
                 continue
             stats[field_name] = parse_stat(dom.text(value_el))
-        invul = _invulnerable(box) if box is not None and len(wraps) > 1 else None
+        invul = _invulnerable(box) if box is not None else None
         stats["invulnerable_save"] = invul or frame_invul
         profiles.append(Profile(name=name, **stats))
     return profiles
@@ -174,9 +176,13 @@ def _profile_box(wrap: Element) -> Element | None:
     return None
 
 
+def _invul_values(el: Element) -> list[Element]:
+    return dom.select(el, "div", "dsCharInvulValue")
+
+
 def _invulnerable(el: Element) -> Stat | None:
-    value = dom.select_one(el, "div", "dsCharInvulValue")
-    return parse_stat(dom.text(value)) if value is not None else None
+    values = _invul_values(el)
+    return parse_stat(dom.text(values[0])) if values else None
 
 
 # ---- weapons ----------------------------------------------------------------------------------
