@@ -304,3 +304,8 @@ def test_new_stratagem_listing_is_not_repeated_on_datasheets(tmp_path: Path) -> 
     assert [(e.status, e.id, e.changes) for e in report.entities] == [
         ("added", "world-eaters/red-rampage", [])
     ]
+
+
+def test_one_entity_reads_in_the_singular(tmp_path: Path) -> None:
+    _, out, _ = diff_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(cp=2)], fmt="text")
+    assert out.splitlines()[1] == "1 entity differs: 0 added, 0 removed, 0 renamed, 1 changed"

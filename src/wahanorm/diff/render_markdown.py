@@ -7,6 +7,7 @@ import html
 import re
 from itertools import groupby
 
+from wahanorm.diff.render_text import differ_line
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, WordOp
 from wahanorm.diff.words import elide
 
@@ -83,7 +84,7 @@ def _counts(c: Counts) -> str:
 
 
 def _summary(report: DiffReport) -> list[str]:
-    lines = [f"**{report.summary.total} entities differ:** {_counts(report.summary)}", ""]
+    lines = [f"**{differ_line(report.summary.total)}:** {_counts(report.summary)}", ""]
     lines += [f"- {KIND_TITLES.get(k, k)}: {_counts(c)}" for k, c in report.by_kind.items()]
     lines += [
         "",

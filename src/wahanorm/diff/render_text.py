@@ -24,6 +24,11 @@ def paint(text: str, what: str, colour: bool) -> str:
     return f"\033[{_COLOURS[what]}m{text}\033[0m" if colour else text
 
 
+def differ_line(total: int) -> str:
+    """``1 entity differs``, ``3 entities differ``."""
+    return f"{total} entity differs" if total == 1 else f"{total} entities differ"
+
+
 def counts_line(c: Counts) -> str:
     """``3 added, 1 removed, 0 renamed, 8 changed``."""
     return f"{c.added} added, {c.removed} removed, {c.renamed} renamed, {c.changed} changed"
@@ -36,7 +41,7 @@ def render_text(report: DiffReport, colour: bool = False) -> str:
         lines.append(f"data: {report.old.data_version} → {report.new.data_version}")
     if not report.has_changes:
         return "\n".join([*lines, "no rules changes"]) + "\n"
-    lines.append(f"{report.summary.total} entities differ: {counts_line(report.summary)}")
+    lines.append(f"{differ_line(report.summary.total)}: {counts_line(report.summary)}")
     group = None
     for diff in report.entities:
         if diff.group != group:
