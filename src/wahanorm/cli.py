@@ -8,14 +8,19 @@ do. No traceback reaches a user.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import TypeAdapter
+from tqdm import tqdm
 
 from wahanorm import __version__, emit, pipeline
+from wahanorm.cache import DEFAULT_CACHE, Cache, stamp_matches, store_stamp
 from wahanorm.models import AnyEntity, Diagnostic, Index
 
 DEFAULT_INPUT = Path("raw")
@@ -40,12 +45,25 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--quiet", "-q", action="store_true", help="print the summary only, not each diagnostic"
     )
+    convert.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes for many inputs (default: all cores; the output is the same)",
+    )
+    convert.add_argument(
+        "--cache",
+        type=Path,
+        default=DEFAULT_CACHE,
+        help="incremental cache folder (default .wahanorm-cache/; safe to delete)",
+    )
+    convert.add_argument("--no-cache", action="store_true", help="convert everything again")
 
     commands.add_parser("schema", help="print the JSON Schema of the output files")
     from wahanorm import diff
 
-    if hasattr(diff, "add_parser"):  # TEMP until the diff module lands
-        diff.add_parser(commands)
+    diff.add_parser(commands)
     return parser
 
 
@@ -94,22 +112,50 @@ def run_convert(args: argparse.Namespace) -> int:
             f"wahanorm: error: no such input: {missing[0]} (give a file or folder)", file=sys.stderr
         )
         return 2
+    if args.jobs < 1:
+        print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
+        return 2
     started = time.perf_counter()
-    result = pipeline.convert(inputs)
-    seconds = time.perf_counter() - started
+    store = None if args.no_cache else Cache(args.cache)
+    with _progress_bar() as progress:
+        result = pipeline.convert(inputs, jobs=args.jobs, cache=store, progress=progress)
     if args.check:
         return _check(args.out, result.files)
     if not args.quiet:
         _print_diagnostics(result.diagnostics)
     try:
-        written, removed = emit.write_outputs(args.out, result.files)
+        if store and result.run_key and stamp_matches(store, args.out, result.run_key):
+            written, removed = 0, list[str]()  # out/ is as the same run left it
+        else:
+            written, removed = emit.write_outputs(args.out, result.files)
+            if store and result.run_key:
+                store_stamp(store, args.out, result.run_key)
     except OSError as exc:
         print(
             f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
         )
         return 2
+    seconds = time.perf_counter() - started
+    for rel in [] if args.quiet else removed:
+        print(f"removed (no longer in the input): {args.out / rel}", file=sys.stderr)
     _print_summary(result, seconds, written, removed)
     return 1 if result.failed or result.errors else 0
+
+
+@contextlib.contextmanager
+def _progress_bar() -> Iterator[pipeline.Progress | None]:
+    """A progress bar on a terminal (none when stderr is not one)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with tqdm(total=0, unit="input", file=sys.stderr, leave=False, disable=None) as bar:
+
+        def update(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        yield update
 
 
 def _check(out: Path, files: dict[str, str]) -> int:
