@@ -41,7 +41,7 @@ def export(request: pytest.FixtureRequest) -> tuple[str, Extraction]:
 
 def test_counts_per_kind(export: tuple[str, Extraction]) -> None:
     name, extraction = export
-    kinds = [e.kind for e in extraction.entities]
+    kinds: list[str] = [e.kind for e in extraction.entities]
     for kind, count in EXPECTED[name].items():
         assert kinds.count(kind) == count, kind
     # Abilities.csv holds 90 glossary rows in both exports.
