@@ -22,7 +22,7 @@ import functools
 import re
 from typing import Any
 
-import lxml.html  # type: ignore[import-untyped]  # no stubs; see the README
+import lxml.html
 from bs4 import BeautifulSoup
 from bs4.element import Comment, NavigableString, Tag
 from lxml import etree
