@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any, TypeAlias
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 from lxml import html as lxml_html
 
 from wahanorm.clean.characters import normalize_text
@@ -61,13 +62,15 @@ def has_class(el: Element, name: str) -> bool:
     return name in classes(el)
 
 
-def _class_test(name: str) -> str:
-    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+@cache
+def _class_xpath(tag: str, cls: str) -> Any:
+    # Compiled once per selector: compiling on every call was a third of the reading time.
+    return etree.XPath(f".//{tag}[contains(concat(' ', normalize-space(@class), ' '), ' {cls} ')]")
 
 
 def select(el: Element, tag: str, cls: str) -> list[Element]:
     """Descendants ``tag.cls`` in document order (``tag`` may be ``*``)."""
-    found: list[Element] = el.xpath(f".//{tag}[{_class_test(cls)}]")
+    found: list[Element] = _class_xpath(tag, cls)(el)
     return found
 
 

@@ -53,22 +53,24 @@ def read_tooltips(root: Element, ctx: TooltipContext) -> dict[str, Entity]:
 
 def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
     """The entity of one tooltip, or None for site furniture and shapes not known."""
-    if dom.select_one(span, "div", "str10Wrap") is not None:
+    # One pass over the tooltip for the classes it holds decides its kind.
+    held = {c for el in span.iter() if isinstance(el.tag, str) for c in dom.classes(el)}
+    if "str10Wrap" in held:
         return _stratagem(span, ctx)
-    if dom.select_one(span, "*", "EnhancementsPts") is not None:
+    if "EnhancementsPts" in held:
         return _enhancement(span, ctx)
-    if dom.select_one(span, "div", "detachName") is not None:
+    if "detachName" in held:
         return _detachment_rule(span, ctx)
-    header = dom.select_one(span, "div", "tooltip_header")
-    if header is not None:
-        return _rule(span, dom.text(header), _namespace(span, ctx), ctx)
-    ability = dom.select_one(span, "div", "abName")
-    if ability is not None:
+    if "tooltip_header" in held:
+        header = dom.select_one(span, "div", "tooltip_header")
+        return _rule(span, dom.text(header), _namespace(span, held, ctx), ctx)
+    if "abName" in held:
+        ability = dom.select_one(span, "div", "abName")
         return _rule(span, dom.text(ability), "core", ctx)
-    order = dom.select_one(span, "p", "impact18")
-    if order is not None and span.xpath(".//a[contains(@href, '/factions/')]"):
+    if "impact18" in held and span.xpath(".//a[contains(@href, '/factions/')]"):
+        order = dom.select_one(span, "p", "impact18")
         return _rule(span, dom.text(order), ctx.faction, ctx, skip=("impact18",))
-    if not _is_furniture(span):
+    if not _is_furniture(span, held):
         ctx.report.info(
             "html-tooltip-skipped",
             f"tooltip {span.get('id')!r} of an unknown shape not read",
@@ -77,14 +79,10 @@ def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
     return None
 
 
-def _is_furniture(span: Element) -> bool:
+def _is_furniture(span: Element, held: set[str]) -> bool:
     """Keyword indexes, menus, the login form, the weapon-profile hint, picture ads."""
     first = next(dom.children(span), None)
-    if first is None:
-        return True
-    if first.tag in ("form", "i", "b") or dom.select_one(span, "span", "contents") is not None:
-        return True
-    return dom.has_class(first, "contents")
+    return first is None or first.tag in ("form", "i", "b") or "contents" in held
 
 
 def _source(span: Element, ctx: TooltipContext) -> list[SourceRef]:
@@ -92,14 +90,14 @@ def _source(span: Element, ctx: TooltipContext) -> list[SourceRef]:
     return [SourceRef(path=ctx.display, line_start=start, line_end=end)]
 
 
-def _namespace(span: Element, ctx: TooltipContext) -> str:
+def _namespace(span: Element, held: set[str], ctx: TooltipContext) -> str:
     """``core`` for the core rules and core abilities, else the page's faction: the header's
     link says which (``/the-rules/…`` or ``/factions/…``); a boxed ability is a core one."""
     for anchor in span.iter("a"):
         if dom.select_one(anchor, "div", "tooltip_link") is not None:
             href = anchor.get("href") or ""
             return "core" if "/the-rules/" in href else ctx.faction
-    if dom.select_one(span, "div", "abWrap") is not None:
+    if "abWrap" in held:
         return "core"
     return ctx.faction
 
