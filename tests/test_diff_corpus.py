@@ -94,7 +94,7 @@ def test_every_points_change_of_the_rows_is_reported(
     exports: tuple[Path, Path], reported: set[tuple[str, str]]
 ) -> None:
     expected = csv_points_changes(*exports)
-    assert len(expected) == 151
+    assert len(expected) == 141
     assert [e for e in expected if e not in reported] == []
     assert ("Eradicator Squad", "Points (3 models): 100 → 90") in expected
     assert ("Grey Hunters", "Points (10 models): 180 → 165") in expected
