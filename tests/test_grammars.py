@@ -133,9 +133,11 @@ ALL_PHASES = ["command", "movement", "shooting", "charge", "fight"]
         ),
         ("Start or end of any phase.", ("either", ALL_PHASES)),
         (
+            # The Fight phase comes in both turns: the export's turn column says "Either
+            # player's turn" for this WHEN too.
             "Your opponent's Shooting phase or the Fight phase, just after an enemy unit has "
             "selected its targets.",
-            ("opponent", ["shooting", "fight"]),
+            ("either", ["shooting", "fight"]),
         ),
         (
             "Fight phase, just after a friendly CHARACTER unit is selected to fight.",
@@ -157,6 +159,11 @@ ALL_PHASES = ["command", "movement", "shooting", "charge", "fight"]
         ),
         ("End of the Fight phase.", ("either", ["fight"])),
         ("Your Shooting phase.", ("your", ["shooting"])),
+        (
+            "Your opponent's Movement or Charge phase, just after",
+            ("opponent", ["movement", "charge"]),
+        ),
+        ("Your Command phase or your Movement phase.", ("your", ["command", "movement"])),
     ],
 )
 def test_derive_timing(when: str, expected: tuple[str, list[str]]) -> None:

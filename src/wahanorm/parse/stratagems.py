@@ -12,7 +12,6 @@ from lark import Token, Transformer, v_args
 from wahanorm import grammar
 
 PHASES = ("command", "movement", "shooting", "charge", "fight")
-_PHASE_WORD = re.compile(r"\b(command|movement|shooting|charge|fight)\b(?=[^.]*?\bphases?\b)", re.I)
 _ANY_PHASE = re.compile(r"\bany phase\b", re.I)
 _CATEGORY = re.compile(r"^(?P<source>.*?)\s+[–-]\s+(?P<category>.+?)$")
 _STRATAGEM_WORD = re.compile(r"\s*\bStratagem\s*$", re.I)
@@ -185,21 +184,42 @@ def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
 Turn = Literal["your", "opponent", "either"]
 
 
+_PHASE_NAMES = "|".join(PHASES)
+# One mention of one or more phases with the words before it that say whose turn:
+# "your opponent's Movement or Charge phase", "the Fight phase", "Start of your Command phase".
+_MENTION = re.compile(
+    rf"(?P<owner>\b(?:your\s+opponent's|opponent's|your|the|any|either\s+player's)\s+)?"
+    rf"(?P<phases>(?:{_PHASE_NAMES})(?:\s*(?:,|or|and)\s*(?:the\s+)?(?:{_PHASE_NAMES}))*)"
+    r"\s+phases?\b",
+    re.IGNORECASE,
+)
+
+
+def _owner(words: str | None) -> Turn:
+    text = (words or "").lower()
+    if "opponent" in text:
+        return "opponent"
+    if "your" in text:
+        return "your"
+    return "either"
+
+
 def derive_timing(when: str | None) -> tuple[Turn, list[str]] | None:
-    """(turn, phases) from a WHEN: turn is ``opponent`` when the opponent's turn is named before
-    the first phase, ``your`` when "your" is, else ``either``; phases in game order."""
+    """(turn, phases) from a WHEN. Each mention of a phase says whose turn it is ("your",
+    "your opponent's"; none or "the" for a phase both players have, like "the Fight phase"); when
+    the mentions disagree the stratagem is used in either turn. "Any phase" is every phase."""
     if not when:
         return None
-    first_phase = re.search(r"\bphases?\b", when, re.I)
-    lead = when[: first_phase.end()] if first_phase else when
-    turn: Turn
-    if re.search(r"\bopponent", lead, re.I):
-        turn = "opponent"
-    elif re.search(r"\byour\b", lead, re.I):
-        turn = "your"
-    else:
-        turn = "either"
+    mentions = list(_MENTION.finditer(when))
     if _ANY_PHASE.search(when):
-        return turn, list(PHASES)
-    found = {m.group(1).lower() for m in _PHASE_WORD.finditer(when)}
-    return turn, [p for p in PHASES if p in found]
+        turns = {_owner(m.group("owner")) for m in mentions} or {"either"}
+        return (turns.pop() if len(turns) == 1 else "either"), list(PHASES)
+    if not mentions:
+        lead = when.lower()
+        turn: Turn = (
+            "opponent" if "opponent" in lead else "your" if "your turn" in lead else "either"
+        )
+        return turn, []
+    turns = {_owner(m.group("owner")) for m in mentions}
+    found = {p.lower() for m in mentions for p in re.findall(_PHASE_NAMES, m.group("phases"), re.I)}
+    return (turns.pop() if len(turns) == 1 else "either"), [p for p in PHASES if p in found]
