@@ -96,10 +96,12 @@ def test_stratagem_ids_from_tooltips_and_from_the_list(trimmed: Extraction) -> N
     sheet = _one(trimmed, "tyranids/old-one-eye")
     assert isinstance(sheet, Datasheet)
     # Two stratagems have their tooltip in the fixture; the others are named by the list alone.
+    # Ids come sorted, as the dump path gives them.
     assert sheet.stratagems[:2] == [
-        "assimilation-swarm/secure-biomass",
         "assimilation-swarm/rapacious-hunger",
+        "assimilation-swarm/secure-biomass",
     ]
+    assert sheet.stratagems == sorted(sheet.stratagems)
     assert "core/command-re-roll" in sheet.stratagems
     assert "boarding-actions/command-re-roll" in sheet.stratagems
     assert len(sheet.stratagems) == len(set(sheet.stratagems)) == 34

@@ -110,14 +110,19 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         orders=sheet.orders,
         keywords=keywords,
         faction_keywords=faction_keywords,
-        stratagems=_unique(sheet.stratagems),
-        detachment_rules=_unique(sheet.detachment_rules),
-        enhancements=_unique(sheet.enhancements),
+        stratagems=_id_set(sheet.stratagems),
+        detachment_rules=_id_set(sheet.detachment_rules),
+        enhancements=_id_set(sheet.enhancements),
     )
 
 
 def _unique(ids: list[str]) -> list[str]:
     return list(dict.fromkeys(ids))
+
+
+def _id_set(ids: list[str]) -> list[str]:
+    # Sorted, as the dump path gives them: the page's order is the site's filter order.
+    return sorted(set(ids))
 
 
 # ---- header and characteristics ---------------------------------------------------------------
