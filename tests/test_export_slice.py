@@ -175,10 +175,10 @@ def test_aeldari_manoeuvre_trigger_without_cost(export: Extraction) -> None:
 def test_timing_agreement_is_reported(feb: Extraction) -> None:
     (agreement,) = [d for d in feb.report.diagnostics if d.code == "timing-agreement"]
     assert agreement.message.startswith(
-        "timing derived from WHEN agrees with the export's turn/phase columns for 44 of 46"
+        "timing derived from WHEN agrees with the export's turn/phase columns for 45 of 46"
     )
     disagreements = [d.line for d in feb.report.diagnostics if d.code == "timing-disagrees"]
-    assert len(disagreements) == 2
+    assert len(disagreements) == 1
 
 
 def test_enhancement_and_detachment_rule(export: Extraction) -> None:

@@ -86,8 +86,8 @@ def test_old_one_eye_sections(trimmed: Extraction) -> None:
     assert sheet.unit_composition == ["1 Old One Eye – EPIC HERO"]
     assert sheet.loadout == "This model is equipped with: Old One Eye's claws and talons."
     assert [(p.models, p.points) for p in sheet.points] == [(1, 150)]
-    assert sheet.leader == ["Carnifexes"]
-    assert sheet.keywords == ["MONSTER", "CHARACTER", "EPIC HERO", "GREAT DEVOURER", "OLD ONE EYE"]
+    assert sheet.leader == ["tyranids/carnifexes"]
+    assert sheet.keywords == ["CHARACTER", "EPIC HERO", "GREAT DEVOURER", "MONSTER", "OLD ONE EYE"]
     assert sheet.faction_keywords == ["TYRANIDS"]
     assert sheet.wargear_options == [] and sheet.damaged is None
 

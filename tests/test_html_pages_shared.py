@@ -269,7 +269,7 @@ def test_named_facts() -> None:
     ]
     commissar = _sheet("astra-militarum/Commissar.html")
     assert commissar.orders is not None and commissar.orders.startswith("This OFFICER can issue 1")
-    assert "Cadian Shock Troops" in commissar.leader and len(commissar.leader) == 6
+    assert "astra-militarum/cadian-shock-troops" in commissar.leader and len(commissar.leader) == 6
     cadians = _sheet("astra-militarum/Cadian_Shock_Troops.html")
     assert [a.name for a in cadians.abilities.wargear] == ["Vox-caster"]
     assert len(cadians.wargear_options) == 5  # four options and the footnote

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
-
 from wahanorm.errors import Report
 from wahanorm.models import Datasheet, DetachmentRule, Enhancement, Rule, Stratagem
 
-Entity = Union[Datasheet, Stratagem, DetachmentRule, Enhancement, Rule]
+Entity = Datasheet | Stratagem | DetachmentRule | Enhancement | Rule
 
 
 @dataclass

@@ -17,6 +17,7 @@ Entries are told apart by the shape of their first lines, never by their names:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -122,7 +123,7 @@ def segment(lines: list[Line]) -> list[Block]:
     starts = [i for i in range(len(lines)) if is_datasheet_header(lines, i)]
     bounds = [0, *starts, len(lines)]
     blocks: list[Block] = []
-    for begin, end in zip(bounds, bounds[1:], strict=False):
+    for begin, end in itertools.pairwise(bounds):
         if begin < end:
             blocks.extend(_page(lines[begin:end], opens=begin in starts))
     return blocks

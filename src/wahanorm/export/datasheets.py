@@ -185,7 +185,7 @@ def _datasheet(
         weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key)),
         abilities=_abilities(ctx, record, linked.of("Datasheets_abilities.csv", key), links),
         damaged=_damaged(ctx, record),
-        wargear_options=_lines(ctx, "Datasheets_options.csv", linked, key),
+        wargear_options=_options(_lines(ctx, "Datasheets_options.csv", linked, key)),
         unit_composition=_lines(ctx, "Datasheets_unit_composition.csv", linked, key),
         loadout=ctx.optional(SHEETS, record, "loadout"),
         points=_points(ctx, linked.of("Datasheets_models_cost.csv", key)),
@@ -406,6 +406,11 @@ def _damaged(ctx: ExportContext, record: Record) -> Damaged | None:
 def _lines(ctx: ExportContext, table: str, linked: _Linked, key: str) -> list[str]:
     rows = sorted(linked.of(table, key), key=_line_number)
     return [text for row in rows if (text := ctx.text(table, row, "description"))]
+
+
+def _options(lines: list[str]) -> list[str]:
+    """Wargear options; the one line "None" is no option (as the dumps and pages read it)."""
+    return [] if [x.strip().lower() for x in lines] == ["none"] else lines
 
 
 def _line_number(row: Record) -> int:

@@ -106,7 +106,8 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         unit_composition=sheet.unit_composition,
         loadout=sheet.loadout,
         points=sheet.points,
-        leader=sheet.leader,
+        # The units it can lead, as ids in the leader's faction (as the dump and export give).
+        leader=sorted({make_id(ctx.faction, unit) for unit in sheet.leader}),
         orders=sheet.orders,
         keywords=keywords,
         faction_keywords=faction_keywords,
@@ -114,10 +115,6 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         detachment_rules=_id_set(sheet.detachment_rules),
         enhancements=_id_set(sheet.enhancements),
     )
-
-
-def _unique(ids: list[str]) -> list[str]:
-    return list(dict.fromkeys(ids))
 
 
 def _id_set(ids: list[str]) -> list[str]:
@@ -528,7 +525,8 @@ _SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None
 
 
 def _keywords(frame: Element, ctx: FrameContext) -> tuple[list[str], list[str]]:
-    """KEYWORDS and FACTION KEYWORDS, upper case as the dumps print them."""
+    """KEYWORDS and FACTION KEYWORDS, upper case as the dumps print them, once each and sorted
+    (their order carries no rule; every reader gives the same list)."""
     keywords: list[str] = []
     faction: list[str] = []
     for box in dom.select(frame, "div", "ds2colKW"):
@@ -542,4 +540,4 @@ def _keywords(frame: Element, ctx: FrameContext) -> tuple[list[str], list[str]]:
                 )
                 continue
             target.extend(k.strip().upper() for k in re.split(r"[,;]", rest) if k.strip())
-    return _unique(keywords), _unique(faction)
+    return sorted(set(keywords)), sorted(set(faction))

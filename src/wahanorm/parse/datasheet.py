@@ -86,12 +86,16 @@ def parse_datasheet(lines: list[Line], path: str, report: Report) -> Datasheet:
     for head, line, body in sections.parts:
         reader.section(head, line, body)
     reader.check()
+    fields = reader.fields()
+    # The units a leader can join are named on the page; as ids (in the leader's faction, where
+    # the page's units are) they match what the export links.
+    fields["leader"] = sorted({make_id(faction, unit) for unit in reader.leader})
     return Datasheet(
         id=make_id(faction, name),
         name=name,
         faction=faction,
         sources=[SourceRef(path=path, line_start=header.number, line_end=lines[-1].number)],
-        **reader.fields(),
+        **fields,
     )
 
 
@@ -279,10 +283,8 @@ class _Reader:
         for item in body:
             if _LEADER_INTRO.match(item.text):
                 self.leader_line = item
-            elif item.text.startswith("- "):
-                self.leader.append(item.text[2:].strip())
             else:
-                self.leader.append(item.text.strip())
+                self.leader.append(item.text.removeprefix("- ").strip())
 
     def check(self) -> None:
         """Report what a datasheet should have and this one lost."""
@@ -340,9 +342,7 @@ def _bullet_items(body: list[Line]) -> list[str]:
 
 
 def _keyword_list(first: str, body: list[Line]) -> list[str]:
+    """Keywords in capitals, once each, sorted: their order carries no rule (and differs between
+    a page and the export), so every reader gives the same list."""
     text = ", ".join([first, *(x.text for x in body)])
-    seen: dict[str, None] = {}
-    for part in re.split(r"\s*[,;]\s*", text):
-        if part.strip():
-            seen.setdefault(part.strip().upper(), None)
-    return list(seen)
+    return sorted({part.strip().upper() for part in re.split(r"\s*[,;]\s*", text) if part.strip()})
