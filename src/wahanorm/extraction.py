@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from wahanorm.errors import Report
 from wahanorm.models import Datasheet, DetachmentRule, Enhancement, Rule, Stratagem
 
