@@ -277,29 +277,8 @@ def test_named_facts() -> None:
 
 # ---- the page path and the dump path agree ----------------------------------------------------
 
-# Pages whose text dump (made from the page by html_text) the dump parser does not yet read into
-# the same datasheet; each reason names the first difference seen.
-DUMP_PATH_GAPS = {
-    "astra-militarum/Cadian_Shock_Troops.html": "dump joins wargear options, drops OR and the "
-    "loadout's note, finds no detachment rules",
-    "astra-militarum/Commissar.html": "dump cuts the datasheet at 'Plasma pistol – supercharge'",
-    "space-marines/Aggressor_Squad.html": "dump finds no detachment rules or enhancements",
-    "space-marines/Bladeguard_Veteran_Squad.html": "dump cuts the datasheet at a weapon profile",
-    "tyranids/Hive_Tyrant.html": "dump joins wargear options; enhancement ids use the faction",
-    "tyranids/Old_One_Eye.html": "dump cuts the datasheet at '… claws and talons – sweep'",
-}
 
-
-@pytest.mark.parametrize(
-    "page",
-    [
-        pytest.param(page, marks=pytest.mark.xfail(reason=DUMP_PATH_GAPS[page], strict=False))
-        if page in DUMP_PATH_GAPS
-        else page
-        for page in PAGES
-    ],
-    ids=_page_id,
-)
+@pytest.mark.parametrize("page", PAGES, ids=_page_id)
 def test_page_and_its_text_dump_give_the_same_datasheet(page: str) -> None:
     from wahanorm.dump import extract_dump
     from wahanorm.html_text import html_to_text

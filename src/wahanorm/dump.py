@@ -34,6 +34,7 @@ from wahanorm.segment import (
     DETACHMENT_LINE,
     KEYWORD_USAGE,
     NUMBERED_RULE,
+    POINTS_LINE,
     Block,
     segment,
 )
@@ -80,6 +81,18 @@ def _pages(blocks: list[Block]) -> list[list[Block]]:
 
 
 def _page_entities(blocks: list[Block], display: str, report: Report) -> list[Entity]:
+    listed = {
+        row[0].text.lower()
+        for b in blocks
+        if b.kind == "enhancement_index"
+        for row in _enhancement_rows(b)
+    }
+    blocks = [
+        _as_enhancement(b)
+        if b.kind == "detachment_rule" and b.lines[0].text.lower() in listed
+        else b
+        for b in blocks
+    ]
     datasheet: Datasheet | None = None
     faction_names: set[str] = set()
     if blocks[0].kind == "datasheet":
@@ -111,6 +124,8 @@ def _entries(
                 entities.append(stratagem)
         elif block.kind == "detachment_rule":
             entities.append(_detachment_rule(block, path, report))
+        elif block.kind == "enhancement":
+            entities.append(_enhancement(block, path, report, datasheet))
         elif block.kind == "rule":
             rule = _rule(block, path, report, datasheet, faction_names)
             if rule:
@@ -170,6 +185,56 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
         name=name,
         sources=_source(path, block),
         detachment=detachment,
+        flavour=flavour,
+        text=text,
+    )
+
+
+def _enhancement_rows(block: Block) -> list[tuple[Line, Line | None]]:
+    """(name, cost) lines of an ENHANCEMENTS index; enhancements without a cost have None."""
+    rows: list[tuple[Line, Line | None]] = []
+    lines = block.lines[1:]
+    index = 0
+    while index < len(lines):
+        cost = lines[index + 1] if index + 1 < len(lines) else None
+        if cost is not None and re.fullmatch(r"\d+(?: ?pts)?", cost.text):
+            rows.append((lines[index], cost))
+            index += 2
+        else:
+            rows.append((lines[index], None))
+            index += 1
+    return rows
+
+
+def _as_enhancement(block: Block) -> Block:
+    """A ``Name`` / ``<Detachment> Detachment`` entry that the page lists under ENHANCEMENTS is
+    an enhancement without a cost (Boarding Actions prints them so)."""
+    return Block("enhancement", block.lines)
+
+
+def _enhancement(
+    block: Block, path: str, report: Report, datasheet: Datasheet | None
+) -> Enhancement:
+    """``- Name`` / ``25 pts`` / ``<Detachment> Detachment`` / flavour / text, or without the
+    cost line."""
+    name = block.lines[0].text.removeprefix("- ").strip()
+    has_cost = len(block.lines) > 1 and POINTS_LINE.match(block.lines[1].text) is not None
+    cost = int(re.sub(r"\D", "", block.lines[1].text)) if has_cost else None
+    head = 2 if has_cost else 1
+    match = DETACHMENT_LINE.match(block.lines[head].text) if len(block.lines) > head else None
+    detachment = match.group("detachment") if match else ""
+    body = [x.text for x in block.lines[head + 1 :]]
+    flavour = body[0] if len(body) > 1 else None
+    text = "\n".join(body[1:] if flavour else body) or None
+    if not text:
+        report.warning("hole", f"enhancement {name!r} has no text", block.first)
+    return Enhancement(
+        id=make_id(detachment, name),
+        name=name,
+        sources=_source(path, block),
+        detachment=detachment,
+        faction=datasheet.faction if datasheet else None,
+        cost=cost,
         flavour=flavour,
         text=text,
     )
@@ -235,8 +300,13 @@ def _link_indexes(
     stratagem_ids: set[str] = set()
     rule_ids: set[str] = set()
     enhancement_ids: set[str] = set()
+    led_by: set[str] = set()
     known = {(e.kind, e.id) for e in entities}
     rules_by_name = {e.name.lower(): e.id for e in entities if e.kind == "detachment_rule"}
+    enhancements_by_name: dict[str, list[str]] = {}
+    for e in entities:
+        if e.kind == "enhancement":
+            enhancements_by_name.setdefault(e.name.lower(), []).append(e.id)
     for block in blocks:
         if block.kind == "stratagem_index":
             for name_line, _cost, source_line in _index_rows(block):
@@ -261,8 +331,19 @@ def _link_indexes(
                         "but its text is not in this input",
                         line.number,
                     )
+        elif block.kind == "led_by_index":
+            units = [x.text[2:].strip() for x in block.lines if x.text.startswith("- ")]
+            led_by.update(make_id(datasheet.faction, unit) for unit in units)
+            if not units:
+                report.warning(
+                    "hole", "LED BY section lists no units (the list was lost)", block.first
+                )
         elif block.kind == "enhancement_index":
-            for name_line, cost_line in zip(block.lines[1::2], block.lines[2::2], strict=False):
+            for name_line, cost_line in _enhancement_rows(block):
+                full = enhancements_by_name.get(name_line.text.lower())
+                if full:
+                    enhancement_ids.update(full)
+                    continue
                 enhancement = _listed_enhancement(datasheet, name_line, cost_line, path, report)
                 enhancement_ids.add(enhancement.id)
                 entities.append(enhancement)
@@ -271,12 +352,13 @@ def _link_indexes(
             "stratagems": sorted(stratagem_ids),
             "detachment_rules": sorted(rule_ids),
             "enhancements": sorted(enhancement_ids),
+            "led_by": sorted(led_by),
         }
     )
 
 
 def _listed_enhancement(
-    datasheet: Datasheet, name_line: Line, cost_line: Line, path: str, report: Report
+    datasheet: Datasheet, name_line: Line, cost_line: Line | None, path: str, report: Report
 ) -> Enhancement:
     """An enhancement the page only lists (name and cost): its detachment and text are not in
     the dump, so it is named in the faction's namespace and reported."""
@@ -286,11 +368,12 @@ def _listed_enhancement(
         "its detachment and text are not in this input",
         name_line.number,
     )
-    cost = int(re.sub(r"\D", "", cost_line.text))
+    cost = int(re.sub(r"\D", "", cost_line.text)) if cost_line else None
+    last = cost_line or name_line
     return Enhancement(
         id=make_id(datasheet.faction, name_line.text),
         name=name_line.text,
-        sources=[SourceRef(path=path, line_start=name_line.number, line_end=cost_line.number)],
+        sources=[SourceRef(path=path, line_start=name_line.number, line_end=last.number)],
         faction=datasheet.faction,
         cost=cost,
     )

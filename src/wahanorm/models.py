@@ -144,6 +144,7 @@ class Datasheet(Entity):
     loadout: str | None = None
     points: list[Points] = []
     leader: list[str] = []
+    led_by: list[str] = []
     orders: str | None = None
     keywords: list[str] = []
     faction_keywords: list[str] = []

@@ -7,6 +7,7 @@ Entries are told apart by the shape of their first lines, never by their names:
 
 - a stratagem: a name line followed by a cost line (``1CP``);
 - a detachment rule: a name line followed by ``<Detachment> Detachment``;
+- an enhancement: ``- Name``, ``25 pts``, ``<Detachment> Detachment``;
 - a numbered rule: ``06.03 Hazard Rolls``; a bracketed weapon ability: ``[LETHAL HITS]24.23``;
   a heading in capitals with its number glued on: ``STEALTH24.33``, ``NORMAL MOVE09.05``;
 - a core ability heading in capitals (``DEEP STRIKE``, from the catalogue of core abilities);
@@ -31,6 +32,8 @@ BlockKind = Literal[
     "stratagem_index",
     "detachment_index",
     "enhancement_index",
+    "led_by_index",
+    "enhancement",
     "stratagem",
     "detachment_rule",
     "rule",
@@ -58,6 +61,7 @@ class Block:
 
 
 CP_LINE = re.compile(r"^\d+\s*CP$", re.IGNORECASE)
+POINTS_LINE = re.compile(r"^\d+\s*pts$", re.IGNORECASE)
 DETACHMENT_LINE = re.compile(r"^(?P<detachment>\S.*?) Detachment$")
 NUMBERED_RULE = re.compile(r"^(?P<number>\d{2}(?:\.\d{2})+) (?P<name>\S.*)$")
 BRACKET_RULE = re.compile(r"^\[(?P<name>[A-Z][A-Z0-9 '\-]*)\](?P<number>\d{2}(?:\.\d{2})*)?$")
@@ -73,6 +77,7 @@ INDEX_HEADERS = {
     "DETACHMENT ABILITY": "detachment_index",
     "DETACHMENT ABILITIES": "detachment_index",
     "ENHANCEMENTS": "enhancement_index",
+    "LED BY": "led_by_index",
 }
 _CORE_CAPS = frozenset(name.upper() for name in CORE_ABILITIES)
 _SENTENCE_END = re.compile(r"[.:!?)]$")
@@ -104,6 +109,13 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
         return "keyword_usage"
     if CP_LINE.match(following) and not text.startswith(("-", "|")):
         return "stratagem"
+    if (
+        text.startswith("- ")
+        and POINTS_LINE.match(following)
+        and index + 2 < len(lines)
+        and DETACHMENT_LINE.match(lines[index + 2].text)
+    ):
+        return "enhancement"
     if DETACHMENT_LINE.match(following) and len(text.split()) <= 8 and not is_prose(text):
         return "detachment_rule"
     if NUMBERED_RULE.match(text) and len(text.split()) <= 10 and not text.endswith("."):
@@ -120,13 +132,27 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
 def segment(lines: list[Line]) -> list[Block]:
     """Cut a cleaned dump into blocks: each datasheet (two dumps pasted into one file hold two),
     the indexes that follow it, then its rules entries."""
-    starts = [i for i in range(len(lines)) if is_datasheet_header(lines, i)]
+    starts = _datasheet_starts(lines)
     bounds = [0, *starts, len(lines)]
     blocks: list[Block] = []
     for begin, end in itertools.pairwise(bounds):
         if begin < end:
             blocks.extend(_page(lines[begin:end], opens=begin in starts))
     return blocks
+
+
+def _datasheet_starts(lines: list[Line]) -> list[int]:
+    """Where datasheets begin. Inside a datasheet (until its FACTION KEYWORDS or an index of the
+    page) a ``Name – profile`` weapon line is not a new datasheet's header."""
+    starts: list[int] = []
+    inside = False
+    for index, line in enumerate(lines):
+        if inside:
+            inside = not (line.text.startswith("FACTION KEYWORDS") or line.text in INDEX_HEADERS)
+        elif is_datasheet_header(lines, index):
+            starts.append(index)
+            inside = True
+    return starts
 
 
 def _page(lines: list[Line], opens: bool) -> list[Block]:
@@ -165,6 +191,8 @@ def _indexes(lines: list[Line], index: int, blocks: list[Block]) -> int:
             index = _stratagem_index_end(lines, index)
         elif kind == "enhancement_index":
             index = _enhancement_index_end(lines, index)
+        elif kind == "led_by_index":
+            index = _unit_list_end(lines, index)
         else:
             index = _name_list_end(lines, index)
         blocks.append(Block(kind, lines[start:index]))
@@ -181,8 +209,18 @@ def _stratagem_index_end(lines: list[Line], index: int) -> int:
 
 
 def _enhancement_index_end(lines: list[Line], index: int) -> int:
+    # Name / cost pairs, then the names of enhancements that have no cost (Boarding Actions).
     while index + 1 < len(lines) and re.fullmatch(r"\d+(?: ?pts)?", lines[index + 1].text):
         index += 2
+    return _name_list_end(lines, index)
+
+
+def _unit_list_end(lines: list[Line], index: int) -> int:
+    # "This unit can be led by the following units:" then one "- Unit" line per unit
+    if index < len(lines) and lines[index].text.endswith(":"):
+        index += 1
+    while index < len(lines) and lines[index].text.startswith("- "):
+        index += 1
     return index
 
 
@@ -224,4 +262,4 @@ def _entries(lines: list[Line], index: int) -> list[Block]:
     return blocks
 
 
-_HEADING_LINES: dict[str, int] = {"stratagem": 3, "detachment_rule": 2}
+_HEADING_LINES: dict[str, int] = {"stratagem": 3, "detachment_rule": 2, "enhancement": 3}

@@ -16,6 +16,7 @@ from wahanorm.errors import Report
 SITE_CHROME = frozenset(
     {
         "Datasheets",
+        "[ ]",
         "Army List",
         "Datasheets collated",
         "Faction Rules",
@@ -73,10 +74,12 @@ ROLE_WORDS = frozenset(
 """Words of the army list's role menu ("Infantry Epic Hero", "Dedicated Transports")."""
 
 _CHROME_PREFIX = re.compile(r"^Datasheets collated(?=\S)")
-_HEADER = re.compile(r"^\S.*? – \S.*$")
+# "Faction – Unit": a faction is named in at most four words ("Chaos Space Marines").
+_HEADER = re.compile(r"^[^\s–]+(?: [^\s–]+){0,3} – \S.*$")
 _SECTION_MARKERS = re.compile(
     r"^\|?\s*(?:(?:RANGED WEAPONS|MELEE WEAPONS|ABILITIES|UNIT COMPOSITION|M)\b|KEYWORDS:)"
 )
+_COST = re.compile(r"^\d+\s*CP$", re.IGNORECASE)
 _REMNANT = re.compile(r"^[|\s]+$")
 _TRAILING_PIPE = re.compile(r"\s*\|\s*$")
 
@@ -93,6 +96,8 @@ def is_datasheet_header(lines: list[Line], index: int) -> bool:
     text = lines[index].text
     if not _HEADER.match(text) or text.startswith(("|", "-")):
         return False
+    if index > 0 and _COST.match(lines[index - 1].text):
+        return False  # "1CP" then "Recon Element – Strategic Ploy Stratagem": a stratagem
     return any(_SECTION_MARKERS.match(x.text) for x in lines[index + 1 : index + 12])
 
 

@@ -146,12 +146,16 @@ def _report_orphans(ctx: ExportContext, linked: _Linked, ids: dict[str, str]) ->
 
 
 def _leader_links(ctx: ExportContext, ids: dict[str, str]) -> dict[str, list[str]]:
+    """Both directions of Datasheets_leader.csv: ``leads[leader]`` holds the ids of the units
+    it can lead, ``leads["led_by:" + unit]`` the ids of the units that can lead it."""
     table = "Datasheets_leader.csv"
     leads: dict[str, list[str]] = defaultdict(list)
     for record in ctx.table(table):
         leader, attached = record.get("leader_id"), record.get("attached_id")
         if attached in ids:
             leads[leader].append(ids[attached])
+            if leader in ids:
+                leads[f"led_by:{attached}"].append(ids[leader])
         else:
             ctx.report.warning(
                 "dangling-link",
@@ -190,6 +194,7 @@ def _datasheet(
         loadout=ctx.optional(SHEETS, record, "loadout"),
         points=_points(ctx, linked.of("Datasheets_models_cost.csv", key)),
         leader=sorted(set(leads.get(key, []))),
+        led_by=sorted(set(leads.get(f"led_by:{key}", []))),
         keywords=keywords,
         faction_keywords=faction_keywords,
         stratagems=_ids(

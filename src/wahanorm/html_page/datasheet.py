@@ -44,7 +44,6 @@ _STATS = {
     "OC": "objective_control",
 }
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
-_AURA_GROUP = re.compile(r"\(([^)]*,\s*)?Aura(\s*,[^)]*)?\)", re.I)
 _DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
 _MODELS = re.compile(r"^(\d+)\s+models?\b", re.I)
 
@@ -62,6 +61,7 @@ class _Sheet:
     loadout: str | None = None
     points: list[Points] = field(default_factory=list)
     leader: list[str] = field(default_factory=list)
+    led_by: list[str] = field(default_factory=list)
     orders: str | None = None
     stratagems: list[str] = field(default_factory=list)
     detachment_rules: list[str] = field(default_factory=list)
@@ -108,6 +108,7 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         points=sheet.points,
         # The units it can lead, as ids in the leader's faction (as the dump and export give).
         leader=sorted({make_id(ctx.faction, unit) for unit in sheet.leader}),
+        led_by=sorted({make_id(ctx.faction, unit) for unit in sheet.led_by}),
         orders=sheet.orders,
         keywords=keywords,
         faction_keywords=faction_keywords,
@@ -367,7 +368,7 @@ def _named_abilities(block: Element, ctx: FrameContext) -> list[Ability]:
             abilities.append(Ability(name=body.split(":", 1)[0], text=body))
             continue
         text = body[len(name) :].lstrip(":").strip() or None
-        abilities.append(_ability(name.rstrip(":").strip(), text))
+        abilities.append(named_ability(name.rstrip(":").strip(), text))
     return abilities
 
 
@@ -383,15 +384,6 @@ def _bold_leads(block: Element) -> list[str]:
             names.append(dom.text(child))
             expecting = False
     return names
-
-
-def _ability(name: str, text: str | None) -> Ability:
-    """``named_ability`` plus the aura flag of a group such as ``(Aura, Psychic)``, which the
-    shared helper only knows as a lone ``(Aura)``."""
-    ability = named_ability(name, text)
-    if not ability.aura and _AURA_GROUP.search(name):
-        ability = ability.model_copy(update={"aura": True})
-    return ability
 
 
 def _read_composition(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
@@ -449,9 +441,9 @@ def _read_orders(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> No
 
 
 def _read_led_by(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
-    # The units that can lead this one: the datasheet model keeps only the other direction
-    # (``leader``), which those units' own pages give.
-    return None
+    # The units that can lead this one (the other direction of ``leader``).
+    for block in content:
+        sheet.led_by.extend(dom.text(li).removeprefix("- ") for li in block.iter("li"))
 
 
 def _read_stratagems(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:

@@ -24,6 +24,7 @@ CORE_ABILITIES: dict[str, str | None] = {
     "support": None,
 }
 _AURA = re.compile(r"\s*\(Aura\)\s*$", re.I)
+_AURA_GROUP = re.compile(r"\((?:[^)]*,\s*)?Aura\b[^)]*\)\s*$", re.I)
 
 
 def parse_core_ability(text: str) -> Ability:
@@ -45,6 +46,7 @@ def split_core_list(text: str) -> list[Ability]:
 
 
 def named_ability(name: str, text: str | None) -> Ability:
-    """A ``Name: text`` ability; ``Name (Aura)`` sets the aura flag and drops the marker."""
-    aura = bool(_AURA.search(name))
+    """A ``Name: text`` ability. ``Name (Aura)`` sets the aura flag and drops the marker; a
+    group such as ``Onslaught (Aura, Psychic)`` sets it too and keeps the name as printed."""
+    aura = bool(_AURA_GROUP.search(name))
     return Ability(name=_AURA.sub("", name).strip(), text=text, aura=aura)

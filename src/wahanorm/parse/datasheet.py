@@ -263,18 +263,14 @@ class _Reader:
             elif cell and index + 1 < len(body) and body[index + 1].text.isdigit():
                 self.points.append(_points(cell.group("what"), int(body[index + 1].text)))
                 index += 1
-            elif text.startswith("- "):
-                self.composition.append(text[2:].strip())
+            elif text.startswith("- ") or text == "OR":
+                self.composition.append(text.removeprefix("- ").strip())
             elif text.startswith("|") and "COSTS" in text.upper():
                 pass  # the cost table's own heading row
-            elif re.match(r"^(This|Every|Each) model", text) or "equipped with" in text:
-                self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
             else:
-                self.report.warning(
-                    "unparsed",
-                    f"composition line not understood: {text[:80]!r}",
-                    body[index].number,
-                )
+                # What the page prints under the composition: the loadout ("Every model is
+                # equipped with: …") and the notes that follow it.
+                self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
             index += 1
 
     def leader_section(self, line: Line, body: list[Line]) -> None:
@@ -328,17 +324,19 @@ def _points(what: str, points: int) -> Points:
 
 
 def _bullet_items(body: list[Line]) -> list[str]:
-    """Option bullets; an option that ends with ':' takes the bullets after it as its choices."""
+    """Wargear options, one per item. An option that ends with ':' takes the bullets after it
+    that are choices (``1 flamer``: no sentence end) as its own; a footnote (``* You cannot…``)
+    is an item of its own; ``None`` alone means no option."""
     items: list[str] = []
+    open_choice = False
     for line in body:
-        text = line.text[2:].strip() if line.text.startswith("- ") else line.text.strip()
-        if text.lower() == "none":
-            continue
-        if items and items[-1].split("\n")[0].endswith(":"):
+        text = line.text.removeprefix("- ").strip()
+        if open_choice and not text.endswith((".", ":")) and not text.startswith("*"):
             items[-1] += f"\n- {text}"
-        else:
-            items.append(text)
-    return items
+            continue
+        items.append(text)
+        open_choice = text.endswith(":")
+    return [] if [x.lower() for x in items] == ["none"] else items
 
 
 def _keyword_list(first: str, body: list[Line]) -> list[str]:

@@ -103,7 +103,7 @@ _BUILD = _Build()
 def split_source(line: str) -> tuple[str, str | None]:
     """``Khorne Daemonkin – Battle Tactic Stratagem`` → (``Khorne Daemonkin``, ``Battle Tactic``);
     ``Core Stratagem`` → (``Core``, None); ``More Dakka! Stratagem`` → (``More Dakka!``, None)."""
-    text = _STRATAGEM_WORD.sub("", line.strip())
+    text = _STRATAGEM_WORD.sub("", line.strip()).rstrip(" –-")  # "Grizzled Company – Stratagem"
     match = _CATEGORY.match(text)
     if match:
         return match.group("source").strip(), match.group("category").strip()

@@ -117,14 +117,14 @@ def split_weapon_name(cell: str, path: str = "", line: int = 1) -> tuple[str, li
 
 
 # Abilities that are also the nouns weapons are named by ("Bolt pistol", "Power lance"): such a
-# word stays in the name unless it is written twice ("Bolt pistol pistol"), the second time as
-# the ability.
+# word stays in the name unless the name before it already holds it ("Bolt pistol pistol",
+# "Laspistol pistol", "Plasma pistol – standard pistol"): then it is the ability.
 _WEAPON_NOUNS = frozenset({"pistol", "lance"})
 
 
 def _is_weapon_noun(words: list[str], cut: int) -> bool:
     word = words[cut].lower()
-    return word in _WEAPON_NOUNS and words[cut - 1].lower() != word
+    return word in _WEAPON_NOUNS and word not in " ".join(words[:cut]).lower()
 
 
 def split_profile(name: str) -> tuple[str, str | None]:
