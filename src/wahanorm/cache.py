@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wahanorm import __version__
+from wahanorm import __version__, ingest
 from wahanorm.extraction import Extraction
 from wahanorm.ingest import InputItem
 
@@ -50,6 +50,8 @@ def input_key(item: InputItem) -> str | None:
                 if path.is_file():
                     digest.update(path.name.encode())
                     digest.update(path.read_bytes())
+        elif item.path.stat().st_size > ingest.MAX_INPUT_BYTES:
+            return None  # refused by ingest with a diagnostic; never read whole to hash it
         else:
             digest.update(item.path.read_bytes())
     except OSError:

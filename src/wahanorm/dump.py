@@ -153,6 +153,13 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
         report.info(
             "duplicate-dropped", f"repeated {label.upper()} of {entry.name} dropped", block.first
         )
+    body = entry.body
+    if not (body.when or body.target or body.effect):
+        report.warning(
+            "incomplete-entry",
+            f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
+            block.first,
+        )
     timing = derive_timing(entry.body.when)
     return Stratagem(
         id=make_id(entry.source, entry.name),

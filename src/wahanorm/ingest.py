@@ -37,9 +37,10 @@ class InputItem:
 def display_path(path: Path) -> str:
     """The path as written in sources and diagnostics: relative to the working folder when it is
     inside it, POSIX separators, so outputs do not depend on where the repo is checked out."""
+    # abspath, not resolve: symlinks are not followed (a link loop must not raise here).
+    absolute = Path(os.path.abspath(path))
     try:
-        rel = path.resolve().relative_to(Path.cwd().resolve())
-        return rel.as_posix()
+        return absolute.relative_to(Path(os.path.abspath(Path.cwd()))).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -59,10 +60,14 @@ def format_of(path: Path) -> Format | None:
     return None
 
 
-def discover(paths: list[Path]) -> tuple[list[InputItem], list[tuple[str, str]]]:
-    """Every input below ``paths``, in a stable order, and (path, reason) for what was skipped."""
+def discover(
+    paths: list[Path],
+) -> tuple[list[InputItem], list[tuple[str, str]], list[str]]:
+    """Every input below ``paths`` in a stable order, (path, reason) for what was skipped in
+    folders, and the named inputs that do not exist."""
     items: list[InputItem] = []
     skipped: list[tuple[str, str]] = []
+    missing: list[str] = []
     for root in paths:
         if is_export_dir(root):
             items.append(InputItem(root, display_path(root), "export"))
@@ -72,8 +77,8 @@ def discover(paths: list[Path]) -> tuple[list[InputItem], list[tuple[str, str]]]
             fmt = format_of(root) or "dump"
             items.append(InputItem(root, display_path(root), fmt))
         else:
-            skipped.append((root.as_posix(), "no such file or folder"))
-    return items, skipped
+            missing.append(root.as_posix())
+    return items, skipped, missing
 
 
 def _walk(root: Path, items: list[InputItem], skipped: list[tuple[str, str]]) -> None:

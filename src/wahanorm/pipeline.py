@@ -125,12 +125,14 @@ def convert(
     bytes are the same whatever the number of workers. With a ``cache``, unchanged inputs (and an
     unchanged run) are not converted again. ``progress(done, total)`` is called as inputs finish.
     """
-    items, skipped = ingest.discover(paths)
+    items, skipped, missing = ingest.discover(paths)
     run = Report()
     for path, reason in skipped:
         run.warning("skipped-input", f"skipped: {reason}", path=path)
+    for path in missing:
+        run.error("missing-input", "no such file or folder", path=path)
     keys: list[str | None] = [input_key(i) if cache else None for i in items]
-    whole = run_key(keys, skipped) if cache else None
+    whole = run_key(keys, [*skipped, *((m, "missing") for m in missing)]) if cache else None
     if cache and whole and (record := cache.run(whole)):
         if progress:
             progress(len(items), len(items))
@@ -145,7 +147,8 @@ def convert(
             whole,
         )
     extractions = _extract_all(items, keys, jobs, cache, progress)
-    result = assemble(extractions, run, len(items))
+    result = assemble(extractions, run, len(items) + len(missing))
+    result.failed = [*missing, *result.failed]
     if cache and whole:
         result.run_key = whole
         cache.store_run(

@@ -59,35 +59,35 @@ def drop_doubled_headings(lines: list[Line], report: Report) -> list[Line]:
 
 
 def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
-    """Drop a run of up to ``MAX_RUN`` lines that repeats the run just before it."""
+    """Drop a run of up to ``MAX_RUN`` lines that repeats the run just before it.
+
+    The kept lines work as a stack: each time one is added, a copy that its arrival completes
+    (the last ``k`` lines equal the ``k`` before them) is taken off again. So no repeat is left
+    anywhere, even one that only a removal brings together, and a second run changes nothing.
+    """
     out: list[Line] = []
-    index = 0
-    while index < len(lines):
-        run = _repeated_run_length(out, lines, index)
+    for line in lines:
+        out.append(line)
+        run = _repeated_tail(out)
         if run:
-            first = lines[index]
+            first = out[-run]
             report.info(
                 "duplicate-dropped",
                 f"{run} line(s) repeated: {first.text[:60]!r}",
                 first.number,
             )
-            index += run
-            continue
-        out.append(lines[index])
-        index += 1
+            del out[-run:]
     return out
 
 
-def _repeated_run_length(done: list[Line], lines: list[Line], index: int) -> int:
-    text = lines[index].text
-    for run in range(min(MAX_RUN, len(done), len(lines) - index), 0, -1):
-        if done[-run].text != text:
+def _repeated_tail(out: list[Line]) -> int:
+    """Length of the shortest run at the end of ``out`` that repeats the run just before it."""
+    text = out[-1].text
+    for run in range(1, min(MAX_RUN, len(out) // 2) + 1):
+        if out[-1 - run].text != text:
             continue  # cheap test first: most lines repeat nothing
-        ahead = [x.text for x in lines[index : index + run]]
-        behind = [x.text for x in done[-run:]]
-        if ahead != behind:
-            continue
-        if run == 1 and _CELL.match(ahead[0]):
-            continue  # two equal characteristics in a row are data, not a repetition
-        return run
+        if all(out[-i].text == out[-i - run].text for i in range(2, run + 1)):
+            if run == 1 and _CELL.match(text):
+                continue  # two equal characteristics in a row are data, not a repetition
+            return run
     return 0
