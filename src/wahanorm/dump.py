@@ -8,6 +8,8 @@ sentence, a placeholder left by the site) are reported with their line and colum
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 
 from wahanorm import clean as cleaning
@@ -392,11 +394,14 @@ _ANY_HOLE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in HOLES))
 def _report_holes(blocks: list[Block], report: Report) -> None:
     lines = [line for block in blocks for line in block.lines]
     text = "\n".join(line.text for line in lines)
-    if not _ANY_HOLE.search(text):
-        return  # one scan of the whole text; line by line only when something is there
-    for line in lines:
-        if not _ANY_HOLE.search(line.text):
+    starts = list(itertools.accumulate((len(x.text) + 1 for x in lines), initial=0))
+    seen: set[int] = set()
+    for hit in _ANY_HOLE.finditer(text):  # one scan of the whole text
+        index = bisect.bisect_right(starts, hit.start()) - 1
+        if index in seen:
             continue
+        seen.add(index)
+        line = lines[index]
         for pattern, message in HOLES:
             for match in pattern.finditer(line.text):
                 column = match.start() + 1

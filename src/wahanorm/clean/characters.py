@@ -40,6 +40,7 @@ _TABLE = str.maketrans(
         "\ufeff": None,
     }
 )
+_BULLET_CHARS = frozenset("•●▪◦·")
 _BULLET = re.compile(r"^[•●▪◦·]\s*")
 _SPACES = re.compile(r" {2,}")
 
@@ -58,8 +59,9 @@ def normalize_characters(lines: list[Line], report: Report) -> list[Line]:
     out = []
     for line in lines:
         text = normalize_text(line.text)
-        text = _BULLET.sub("- ", text)
-        out.append(Line(line.number, text))
+        if text[:1] in _BULLET_CHARS:
+            text = _BULLET.sub("- ", text)
+        out.append(line if text == line.text else Line(line.number, text))
     return out
 
 

@@ -18,14 +18,15 @@ from wahanorm.errors import Report
 _GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)\]'\"%][.!?])(?=[A-Z\[])")
 # A bullet glued after a colon or a full stop: "apply:- Each model".
 _GLUED_BULLET = re.compile(r"(?<=[.:])(?=- [A-Z(\[])")
+_ANY_GLUE = re.compile(f"{_GLUED_SENTENCE.pattern}|{_GLUED_BULLET.pattern}")
 
 
 def split_glued_headings(lines: list[Line], report: Report) -> list[Line]:
     """Split every line at glued sentence and bullet boundaries."""
     out: list[Line] = []
     for line in lines:
-        if line.text.startswith("|"):
-            out.append(line)
+        if line.text.startswith("|") or not _ANY_GLUE.search(line.text):
+            out.append(line)  # one search first: most lines have nothing glued
             continue
         parts = [
             p for chunk in _GLUED_SENTENCE.split(line.text) for p in _GLUED_BULLET.split(chunk)
