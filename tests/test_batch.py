@@ -1,0 +1,109 @@
+"""Batches: the same bytes whatever the number of workers, and an incremental cache that makes a
+rerun convert nothing, is keyed by content, and is safe to delete or damage."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from wahanorm import pipeline
+from wahanorm.cache import Cache
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = sorted((REPO / "raw").glob("*.txt"))
+COPIES = 20
+
+
+@pytest.fixture
+def batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """20 copies of the raw/ samples under different names, in ``tmp_path/in``."""
+    assert len(SAMPLES) == 4
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for n in range(COPIES):
+        sample = SAMPLES[n % len(SAMPLES)]
+        shutil.copy(sample, folder / f"{n:02d}-{sample.stem[4:]}.txt")
+    return folder
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The inputs ``pipeline.extract`` is called on (in this process, so with jobs=1)."""
+    seen: list[str] = []
+    real = pipeline.extract
+
+    def counting(item):  # type: ignore[no-untyped-def]
+        seen.append(item.display)
+        return real(item)
+
+    monkeypatch.setattr(pipeline, "extract", counting)
+    return seen
+
+
+def test_same_bytes_whatever_the_worker_count(batch: Path) -> None:
+    assert COPIES >= pipeline.PARALLEL_MIN  # jobs=2 really starts workers
+    serial = pipeline.convert([Path("in")], jobs=1)
+    parallel = pipeline.convert([Path("in")], jobs=2)
+    assert serial.inputs == parallel.inputs == COPIES
+    assert serial.failed == parallel.failed == []
+    assert list(serial.files) == list(parallel.files)
+    assert serial.files == parallel.files
+    # Every copy is a source of the merged entities: nothing was lost on the way.
+    index = serial.files["index.json"]
+    for n in range(COPIES):
+        assert f'"path": "in/{n:02d}-' in index
+    assert serial.counts()["datasheet"] == 4
+
+
+def test_cached_rerun_converts_nothing_and_gives_the_same_files(
+    batch: Path, tmp_path: Path, calls: list[str]
+) -> None:
+    cache = Cache(tmp_path / "c")
+    first = pipeline.convert([Path("in")], jobs=1, cache=cache)
+    assert len(calls) == COPIES
+    calls.clear()
+    second = pipeline.convert([Path("in")], jobs=1, cache=Cache(tmp_path / "c"))
+    assert calls == []
+    assert second.files == first.files
+    assert second.counts() == first.counts()
+    assert [d.model_dump() for d in second.diagnostics] == [
+        d.model_dump() for d in first.diagnostics
+    ]
+    uncached = pipeline.convert([Path("in")], jobs=1)
+    assert uncached.files == first.files
+
+
+def test_cache_is_keyed_by_content(batch: Path, tmp_path: Path, calls: list[str]) -> None:
+    cache = Cache(tmp_path / "c")
+    pipeline.convert([Path("in")], jobs=1, cache=cache)
+    changed = batch / "03-915fe25d03f9d2ef.txt"
+    changed.write_text(changed.read_text().replace("Straken", "Strakken"))
+    calls.clear()
+    result = pipeline.convert([Path("in")], jobs=1, cache=cache)
+    assert calls == ["in/03-915fe25d03f9d2ef.txt"]  # only the changed input again
+    assert result.files == pipeline.convert([Path("in")], jobs=1).files
+    assert any("strakken" in rel for rel in result.files)
+
+
+def test_deleting_or_damaging_the_cache_is_safe(
+    batch: Path, tmp_path: Path, calls: list[str]
+) -> None:
+    root = tmp_path / "c"
+    reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
+    entries = list(root.rglob("*.pickle"))
+    assert len(entries) == COPIES + 1  # one per input, one for the run
+    for entry in entries:  # truncated entries are misses, not errors
+        entry.write_bytes(entry.read_bytes()[:10])
+    calls.clear()
+    assert pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files == reference
+    assert len(calls) == COPIES
+    shutil.rmtree(root)
+    calls.clear()
+    assert pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files == reference
+    assert len(calls) == COPIES
+    calls.clear()
+    assert pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files == reference
+    assert calls == []
