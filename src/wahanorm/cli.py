@@ -194,10 +194,13 @@ def _print_summary(
     counts = result.counts()
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "no entities"
     by_severity = Counter(d.severity for d in result.diagnostics)
+    by_code = Counter(d.code for d in result.diagnostics).most_common(8)
+    codes = ", ".join(f"{code} {n}" for code, n in by_code)
     print(f"wahanorm: {result.inputs} inputs → {kinds}")
     print(
         f"wahanorm: diagnostics: {by_severity['error']} errors, {by_severity['warning']} "
         f"warnings, {by_severity['info']} notes (all in index.json)"
+        + (f"; {codes}" if codes else "")
     )
     print(f"wahanorm: {written} files written, {len(removed)} removed, {seconds:.2f} s")
     if result.failed:
