@@ -94,12 +94,6 @@ def test_clean_pass_returns_lines_and_is_idempotent(name: str, run, text: str) -
     assert twice == once, f"{name} is not idempotent"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the clean chain is not idempotent although each pass is: '0|0.A|' -> "
-    "split_glued_headings makes a line 'A|', whose '|' strip_table_remnants (an earlier pass) "
-    "removes only on a second run",
-)
 @SETTINGS
 @example(text=NOT_IDEMPOTENT)
 @example(text="0|0.A|")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lark import Token, Transformer, v_args
@@ -106,14 +107,37 @@ def split_weapon_name(cell: str, path: str = "", line: int = 1) -> tuple[str, li
             f"[{bracketed.group('list')}]", path, line
         )
     words = cell.split(" ")
+    splits = _ability_tails(words)
     for cut in range(1, len(words)):
-        tail = " ".join(words[cut:])
-        if _is_weapon_noun(words, cut):
-            continue
-        abilities = parse_known_abilities(tail)
-        if abilities is not None:
-            return " ".join(words[:cut]), abilities
+        if splits[cut] and not _is_weapon_noun(words, cut):
+            abilities = parse_known_abilities(" ".join(words[cut:]))
+            if abilities is not None:
+                return " ".join(words[:cut]), abilities
     return cell, []
+
+
+MAX_ABILITY_WORDS = 4
+"""The longest shared weapon ability in words: ``anti-epic hero 4+``, ``sustained hits d3``."""
+
+
+def _ability_tails(words: list[str]) -> list[bool]:
+    """``tails[i]``: the words from ``i`` on are all shared weapon abilities. Worked out from the
+    end, each ability a phrase of at most ``MAX_ABILITY_WORDS`` words, so a cell of n words
+    costs n short parses, not n long ones (a name cell of thousands of words stays linear)."""
+    tails = [False] * (len(words) + 1)
+    tails[len(words)] = True
+    for start in range(len(words) - 1, -1, -1):
+        for end in range(start + 1, min(start + MAX_ABILITY_WORDS, len(words)) + 1):
+            if tails[end] and _is_one_ability(" ".join(words[start:end])):
+                tails[start] = True
+                break
+    return tails
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_one_ability(phrase: str) -> bool:
+    found = parse_known_abilities(phrase)
+    return found is not None and len(found) == 1
 
 
 # Abilities that are also the nouns weapons are named by ("Bolt pistol", "Power lance"): such a
