@@ -18,7 +18,8 @@ from wahanorm.errors import Report
 _GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)\]'\"%][.!?])(?=[A-Z\[])")
 # A bullet glued after a colon or a full stop: "apply:- Each model".
 _GLUED_BULLET = re.compile(r"(?<=[.:])(?=- [A-Z(\[])")
-_ANY_GLUE = re.compile(f"{_GLUED_SENTENCE.pattern}|{_GLUED_BULLET.pattern}")
+# What any glue contains, without look-behinds, so that most lines are passed by one fast search.
+_ANY_GLUE = re.compile(r"[.!?][A-Z\[]|[.:]- ")
 
 
 def split_glued_headings(lines: list[Line], report: Report) -> list[Line]:
