@@ -1,0 +1,69 @@
+"""The command line itself: the schema every output file validates against, usage errors,
+exit codes and the cache folder it keeps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from wahanorm import cli, pipeline
+
+
+def _schema(capsys: pytest.CaptureFixture[str]) -> dict:
+    assert cli.main(["schema"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_every_sample_output_validates_against_the_printed_schema(
+    samples: pipeline.Conversion, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = _schema(capsys)
+    entity = jsonschema.Draft202012Validator(schema["entity"])
+    index = jsonschema.Draft202012Validator(schema["index"])
+    kinds = set()
+    for rel, text in samples.files.items():
+        data = json.loads(text)
+        (index if rel == "index.json" else entity).validate(data)
+        kinds.add(data.get("kind"))
+    assert kinds == {None, "datasheet", "stratagem", "detachment_rule", "enhancement", "rule"}
+
+
+def test_the_schema_rejects_what_the_contract_forbids(capsys: pytest.CaptureFixture[str]) -> None:
+    entity = jsonschema.Draft202012Validator(_schema(capsys)["entity"])
+    good = {"kind": "rule", "id": "core/hazard-rolls", "name": "Hazard Rolls", "text": "Roll."}
+    entity.validate(good)
+    with pytest.raises(jsonschema.ValidationError):
+        entity.validate({**good, "kind": "spell"})
+    with pytest.raises(jsonschema.ValidationError):
+        entity.validate({**good, "colour": "red"})  # unknown fields are refused
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([]) == 2
+    assert "name a command" in capsys.readouterr().err
+
+
+def test_unknown_option_is_a_usage_error_without_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["convert", "--frobnicate"]) == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --frobnicate" in err and "Traceback" not in err
+
+
+def test_convert_writes_a_cache_that_is_safe_to_delete(
+    tmp_path: Path, repo_cwd: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    args = ["convert", "raw", "--out", str(out), "--cache", str(cache), "-q"]
+    assert cli.main(args) == 0
+    first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")}
+    assert any(cache.rglob("*.pickle"))
+    for path in sorted(cache.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    assert cli.main(args) == 0
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")} == first
+    assert "4 inputs" in capsys.readouterr().out
