@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from wahanorm.models import Dice, Stat
@@ -28,8 +29,11 @@ def canonical_stat_text(text: str) -> str:
     return t
 
 
+@functools.lru_cache(maxsize=16384)
 def parse_stat(text: str) -> Stat:
-    """A characteristic with its typed value: a fixed number, a dice expression, or text only."""
+    """A characteristic with its typed value: a fixed number, a dice expression, or text only.
+    (Cached: an export holds 65,000 characteristics and a few hundred distinct ones; a ``Stat``
+    is immutable, so one object can serve them all.)"""
     canonical = canonical_stat_text(text)
     dice = parse_dice(canonical)
     if dice:
