@@ -150,9 +150,10 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
         return
     with tqdm(total=0, unit="input", file=sys.stderr, leave=False, disable=None) as bar:
 
-        def update(done: int, total: int) -> None:
+        def update(done: int, total: int, note: str) -> None:
             bar.total = total
             bar.n = done
+            bar.set_postfix_str(note[-60:], refresh=False)
             bar.refresh()
 
         yield update

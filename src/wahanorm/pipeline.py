@@ -72,19 +72,20 @@ def _read_datasheet_page(text: str, display: str) -> Extraction | None:
     return html_page.extract_page(text, display)
 
 
-def extract(item: ingest.InputItem) -> Extraction:
-    """Entities of one input; failures become diagnostics, never exceptions."""
-    extraction = _extract(item)
+def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) -> Extraction:
+    """Entities of one input; failures become diagnostics, never exceptions. ``stage(name)``
+    is told the steps of a long input (an export's tables)."""
+    extraction = _extract(item, stage)
     extraction.report.summarize()
     return extraction
 
 
-def _extract(item: ingest.InputItem) -> Extraction:
+def _extract(item: ingest.InputItem, stage: Callable[[str], None] | None) -> Extraction:
     try:
         if item.format == "export":
             from wahanorm import export
 
-            return export.extract_export(item.path, item.display)
+            return export.extract_export(item.path, item.display, stage)
         text, notes = ingest.decode(ingest.read_bytes(item), item.display)
         extraction = extract_text(text, item.display, item.format)
         for note in notes:
@@ -110,7 +111,8 @@ def _extract(item: ingest.InputItem) -> Extraction:
 PARALLEL_MIN = 8
 """Fewer inputs than this to extract are done in this process: starting workers costs more."""
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, note)``: inputs done of all, and what the current one is doing."""
 
 
 def convert(
@@ -123,7 +125,8 @@ def convert(
 
     ``jobs`` > 1 extracts inputs in that many processes; results are taken in input order, so the
     bytes are the same whatever the number of workers. With a ``cache``, unchanged inputs (and an
-    unchanged run) are not converted again. ``progress(done, total)`` is called as inputs finish.
+    unchanged run) are not converted again. ``progress(done, total, note)`` is called as inputs
+    finish, and with the steps of a long input.
     """
     items, skipped, missing = ingest.discover(paths)
     run = Report()
@@ -135,7 +138,7 @@ def convert(
     whole = run_key(keys, [*skipped, *((m, "missing") for m in missing)]) if cache else None
     if cache and whole and (record := cache.run(whole)):
         if progress:
-            progress(len(items), len(items))
+            progress(len(items), len(items), "from the cache")
         return Conversion(
             record.files,
             [],
@@ -165,6 +168,14 @@ def convert(
     return result
 
 
+def _stage_note(
+    progress: Progress | None, done: int, total: int, display: str
+) -> Callable[[str], None] | None:
+    if progress is None:
+        return None
+    return lambda step: progress(done, total, f"{display}: {step}")
+
+
 def _extract_all(
     items: list[ingest.InputItem],
     keys: list[str | None],
@@ -179,19 +190,20 @@ def _extract_all(
             done[index] = cached
     todo = [i for i in range(len(items)) if i not in done]
     if progress:
-        progress(len(done), len(items))
+        progress(len(done), len(items), "")
     if jobs > 1 and len(todo) >= PARALLEL_MIN:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(extract, [items[i] for i in todo], chunksize=4)
             for index, extraction in zip(todo, results, strict=True):
                 done[index] = extraction
                 if progress:
-                    progress(len(done), len(items))
+                    progress(len(done), len(items), items[index].display)
     else:
         for index in todo:
-            done[index] = extract(items[index])
+            note = _stage_note(progress, len(done), len(items), items[index].display)
+            done[index] = extract(items[index], note)
             if progress:
-                progress(len(done), len(items))
+                progress(len(done), len(items), items[index].display)
     if cache:
         for index in todo:
             key = keys[index]
