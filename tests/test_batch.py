@@ -35,9 +35,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = pipeline.extract
 
-    def counting(item):  # type: ignore[no-untyped-def]
+    def counting(item, *rest):  # type: ignore[no-untyped-def]
         seen.append(item.display)
-        return real(item)
+        return real(item, *rest)
 
     monkeypatch.setattr(pipeline, "extract", counting)
     return seen
