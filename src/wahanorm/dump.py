@@ -194,9 +194,7 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
     name = block.lines[0].text
     match = DETACHMENT_LINE.match(block.lines[1].text) if len(block.lines) > 1 else None
     detachment = match.group("detachment") if match else ""
-    body = [x.text for x in block.lines[2:]]
-    flavour = body[0] if len(body) > 1 else None
-    text = "\n".join(body[1:] if flavour else body)
+    flavour, text = _flavour_and_text(block.lines[2:])
     if not text:
         report.warning("hole", f"detachment rule {name!r} has no text", block.first)
     return DetachmentRule(
@@ -205,8 +203,15 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
         sources=_source(path, block),
         detachment=detachment,
         flavour=flavour,
-        text=text,
+        text=text or "",
     )
+
+
+def _flavour_and_text(lines: list[Line]) -> tuple[str | None, str | None]:
+    """An entry's body: its first line is flavour when more lines follow; the rest is the rule."""
+    body = [x.text for x in lines]
+    flavour = body[0] if len(body) > 1 else None
+    return flavour, "\n".join(body[1:] if flavour else body) or None
 
 
 def _enhancement_rows(block: Block) -> list[tuple[Line, Line | None]]:
@@ -242,9 +247,7 @@ def _enhancement(
     head = 2 if has_cost else 1
     match = DETACHMENT_LINE.match(block.lines[head].text) if len(block.lines) > head else None
     detachment = match.group("detachment") if match else ""
-    body = [x.text for x in block.lines[head + 1 :]]
-    flavour = body[0] if len(body) > 1 else None
-    text = "\n".join(body[1:] if flavour else body) or None
+    flavour, text = _flavour_and_text(block.lines[head + 1 :])
     if not text:
         report.warning("hole", f"enhancement {name!r} has no text", block.first)
     return Enhancement(
