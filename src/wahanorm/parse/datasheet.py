@@ -108,6 +108,8 @@ class _Reader:
         self.name = name
         self.base_size: str | None = None
         self.stats: dict[str, str] = {}
+        self.stats_model = name
+        self.profiles: list[tuple[str, dict[str, str]]] = []
         self.weapons: list[Weapon] = []
         self.core: list[Ability] = []
         self.faction: list[Ability] = []
@@ -126,22 +128,44 @@ class _Reader:
 
     # ---- sections --------------------------------------------------------------------------
     def preamble(self, lines: list[Line]) -> None:
-        """Name repeated, base size, and the stats of the one-cell-per-line layout."""
+        """Name repeated, base size, and the model profiles: ``M`` / ``5"`` / ``T`` / ``6`` …
+        one cell per line, or a pipe row of labels over a pipe row of values. A label seen again
+        starts the next model's profile; a line before a profile names its model."""
         index = 0
+        model = self.name
         while index < len(lines):
             text = lines[index].text
             base = _BASE.match(text)
             label = STAT_LABELS.get(text.upper())
+            following = lines[index + 1].text if index + 1 < len(lines) else ""
             if base:
                 self.base_size = base.group("size").strip()
-            elif label and index + 1 < len(lines) and _CELL.match(lines[index + 1].text):
-                self.stats[label] = lines[index + 1].text
+            elif label and _CELL.match(following):
+                self._stat(model, label, following)
                 index += 1
+            elif (labels := _stat_row(text)) and following.startswith("|"):
+                values = [c.strip() for c in following.strip().strip("|").split("|")]
+                for row_label, value in zip(labels, values, strict=False):
+                    self._stat(model, row_label, value)
+                index += 1
+            elif text[:1].isalpha() and (
+                STAT_LABELS.get(following.upper()) or _stat_row(following)
+            ):
+                model = text  # a model's name right above its profile
             elif text != self.name:
                 self.report.warning(
                     "unparsed", f"datasheet line not understood: {text[:80]!r}", lines[index].number
                 )
             index += 1
+        if self.stats:
+            self.profiles.append((self.stats_model, self.stats))
+
+    def _stat(self, model: str, label: str, value: str) -> None:
+        if label in self.stats or (self.stats and model != self.stats_model):
+            self.profiles.append((self.stats_model, self.stats))
+            self.stats = {}
+        self.stats_model = model
+        self.stats[label] = value
 
     def section(self, head: str, line: Line, body: list[Line]) -> None:
         """Dispatch one section to its reader."""
@@ -294,11 +318,10 @@ class _Reader:
 
     def fields(self) -> dict[str, object]:
         """The collected fields, ready for ``Datasheet``."""
-        profile = (
-            [Profile(name=self.name, **{k: parse_stat(v) for k, v in self.stats.items()})]
-            if self.stats
-            else []
-        )
+        profile = [
+            Profile(name=model, **{k: parse_stat(v) for k, v in stats.items()})
+            for model, stats in self.profiles
+        ]
         return {
             "base_size": self.base_size,
             "profiles": profile,
@@ -316,6 +339,15 @@ class _Reader:
             "keywords": self.keywords,
             "faction_keywords": self.faction_keywords,
         }
+
+
+def _stat_row(text: str) -> list[str]:
+    """The fields of a pipe row of characteristic labels (``| M | T | SV | W | LD | OC |``)."""
+    if not text.startswith("|"):
+        return []
+    cells = [c.strip().upper() for c in text.strip().strip("|").split("|") if c.strip()]
+    labels = [STAT_LABELS.get(c) for c in cells]
+    return [x for x in labels if x] if cells and all(labels) else []
 
 
 def _points(what: str, points: int) -> Points:

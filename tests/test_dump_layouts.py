@@ -1,0 +1,77 @@
+"""Dump layouts beyond the four samples, each a small fixture in ``tests/fixtures/dumps/``:
+several model profiles, a profile as pipe rows, pasted dumps, a weapon profile line that looks
+like a datasheet header."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wahanorm.dump import extract_dump
+from wahanorm.models import Datasheet
+
+FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
+RAW = Path(__file__).parents[1] / "raw"
+
+
+def sheets(text: str) -> list[Datasheet]:
+    return [e for e in extract_dump(text, "x.txt").entities if isinstance(e, Datasheet)]
+
+
+def test_each_model_keeps_its_own_profile() -> None:
+    [sheet] = sheets((FIXTURES / "two_profiles_cells.txt").read_text(encoding="utf-8"))
+    got = [(p.name, p.save and p.save.text, p.wounds and p.wounds.text) for p in sheet.profiles]
+    assert got == [("Test Sergeant", "5+", "1"), ("Test Trooper", "4+", "2")]
+    assert [w.name for w in sheet.weapons] == ["Lasgun"]
+    assert sheet.weapons[0].abilities[0].name == "RAPID FIRE 1"
+
+
+def test_profile_as_pipe_rows() -> None:
+    [sheet] = sheets((FIXTURES / "profile_pipe_row.txt").read_text(encoding="utf-8"))
+    [profile] = sheet.profiles
+    assert profile.name == "Test Boyz"
+    assert (
+        profile.movement and profile.movement.text,
+        profile.objective_control and profile.objective_control.value,
+    ) == ('6"', 2)
+    assert sheet.keywords == ["INFANTRY", "MOB"] and sheet.faction_keywords == ["ORKS"]
+    assert sheet.weapons[0].name == "Slugga pistol" and sheet.weapons[0].abilities == []
+
+
+def test_two_dumps_pasted_into_one_file_give_both_datasheets() -> None:
+    text = (RAW / "002_4ce5d9c8bc5975ce.txt").read_text(encoding="utf-8")
+    text += (RAW / "004_915fe25d03f9d2ef.txt").read_text(encoding="utf-8")
+    found = sheets(text)
+    assert [s.id for s in found] == [
+        "world-eaters/bloodthirster",
+        "astra-militarum/iron-hand-straken",
+    ]
+    assert "khorne-daemonkin/daemontide" in found[0].stratagems
+    assert "bridgehead-strike/bellicosa-drop" in found[1].stratagems
+
+
+def test_weapon_profile_line_is_not_a_new_datasheet() -> None:
+    text = """Tyranids – Test Beast
+RANGED WEAPONS
+RANGE
+A
+BS
+S
+AP
+D
+Test Beast's claws – sweep
+Test Beast's claws – sweep
+Melee
+12
+3+
+6
+-1
+1
+ABILITIES
+CORE: Deadly Demise D3
+KEYWORDS: MONSTER
+FACTION KEYWORDS:
+TYRANIDS
+"""
+    [sheet] = sheets(text)
+    assert [(w.name, w.profile) for w in sheet.weapons] == [("Test Beast's claws", "sweep")]
+    assert sheet.abilities.core[0].parameter == "D3"
