@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import TypeAdapter
-from tqdm import tqdm
 
 from wahanorm import __version__, emit, pipeline
 from wahanorm.cache import DEFAULT_CACHE, Cache, stamp_matches, store_stamp
@@ -61,9 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--no-cache", action="store_true", help="convert everything again")
 
     commands.add_parser("schema", help="print the JSON Schema of the output files")
-    from wahanorm import diff
+    from wahanorm.diff.command import add_parser as add_diff_parser
 
-    diff.add_parser(commands)
+    add_diff_parser(commands)
     return parser
 
 
@@ -80,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "schema":
             return run_schema()
         if args.command == "diff":
-            from wahanorm import diff
+            from wahanorm.diff.command import run as run_diff
 
-            return diff.run(args)
+            return run_diff(args)
     except KeyboardInterrupt:
         print("wahanorm: interrupted", file=sys.stderr)
         return 130
@@ -148,6 +147,8 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    from tqdm import tqdm  # only on a terminal: the import costs a run from the cache dearly
+
     with tqdm(total=0, unit="input", file=sys.stderr, leave=False, disable=None) as bar:
 
         def update(done: int, total: int, note: str) -> None:

@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wahanorm import dump, emit, ingest
+from wahanorm import emit, ingest
 from wahanorm.cache import Cache, RunRecord, input_key, run_key
 from wahanorm.errors import Report, WahanormError
 from wahanorm.extraction import Entity, Extraction
@@ -50,6 +50,8 @@ class Conversion:
 
 def extract_text(text: str, display: str, fmt: ingest.Format) -> Extraction:
     """Entities of one decoded text input (a dump or an HTML file)."""
+    from wahanorm import dump  # the parsers load here: a run from the cache never needs them
+
     if fmt == "html":
         from wahanorm import html_text
 

@@ -5,9 +5,7 @@ the damage is made of."""
 from __future__ import annotations
 
 import re
-
-import ftfy
-import ftfy.badness
+from typing import Any
 
 from wahanorm.clean.lines import Line
 from wahanorm.errors import Report
@@ -16,13 +14,21 @@ from wahanorm.errors import Report
 _SUSPECT = re.compile("[ÂÃâ€]")
 
 
+def _ftfy() -> Any:
+    """ftfy, imported on the first suspect line: most inputs never need it."""
+    import ftfy
+    import ftfy.badness
+
+    return ftfy
+
+
 def repair_mojibake(lines: list[Line], report: Report) -> list[Line]:
     """Lines that ftfy finds damaged are re-decoded; each repair is reported."""
     out: list[Line] = []
     for line in lines:
         text = line.text
-        if not text.isascii() and _SUSPECT.search(text) and ftfy.badness.is_bad(text):
-            fixed = ftfy.fix_encoding(text)
+        if not text.isascii() and _SUSPECT.search(text) and _ftfy().badness.is_bad(text):
+            fixed = _ftfy().fix_encoding(text)
             if fixed != text:
                 report.warning(
                     "mojibake-repaired", f"mis-decoded text repaired: {fixed[:60]!r}", line.number

@@ -14,10 +14,30 @@ Module map:
 - ``command``: the ``diff`` subcommand (``add_parser``, ``run``)
 """
 
-from wahanorm.diff.command import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, add_parser, run
-from wahanorm.diff.engine import Snapshot, diff_snapshots
-from wahanorm.diff.result import DiffReport
-from wahanorm.diff.sides import load_side
+from typing import Any
+
+# Exports are loaded on first use: the CLI reads this package for the subcommand's arguments on
+# every run, and the diff engine is not needed to convert.
+_EXPORTS = {
+    "EXIT_CHANGED": "wahanorm.diff.command",
+    "EXIT_ERROR": "wahanorm.diff.command",
+    "EXIT_SAME": "wahanorm.diff.command",
+    "add_parser": "wahanorm.diff.command",
+    "run": "wahanorm.diff.command",
+    "Snapshot": "wahanorm.diff.engine",
+    "diff_snapshots": "wahanorm.diff.engine",
+    "DiffReport": "wahanorm.diff.result",
+    "load_side": "wahanorm.diff.sides",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'wahanorm.diff' has no attribute {name!r}")
+
 
 __all__ = [
     "EXIT_CHANGED",

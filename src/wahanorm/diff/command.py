@@ -11,11 +11,6 @@ import os
 import sys
 from typing import TextIO
 
-from wahanorm.diff.engine import diff_snapshots
-from wahanorm.diff.render_markdown import render_markdown
-from wahanorm.diff.render_text import render_text
-from wahanorm.diff.sides import load_side
-from wahanorm.emit import canonical_json
 from wahanorm.errors import WahanormError
 
 EXIT_SAME, EXIT_CHANGED, EXIT_ERROR = 0, 1, 2
@@ -71,6 +66,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Diff ``args.old`` against ``args.new``, print the report, return the exit status."""
+    # The engine is imported here, not at the top: the CLI loads this module on every run.
+    from wahanorm.diff.engine import diff_snapshots
+    from wahanorm.diff.sides import load_side
+
     stdout, stderr = out or sys.stdout, err or sys.stderr
     try:
         old, old_notes = load_side(args.old)
@@ -89,7 +88,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
 
 def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
+    from wahanorm.diff.render_markdown import render_markdown
+    from wahanorm.diff.render_text import render_text
     from wahanorm.diff.result import DiffReport
+    from wahanorm.emit import canonical_json
 
     assert isinstance(report, DiffReport)
     if args.format == "json":
