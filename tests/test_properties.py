@@ -9,6 +9,8 @@ from, and a round trip that must give back the same canonical bytes.
 
 from __future__ import annotations
 
+import os
+
 import json
 
 import pytest
@@ -73,7 +75,14 @@ TOKENS = [
 tricky = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
 any_text = st.one_of(st.text(max_size=300), tricky, st.lists(tricky, max_size=8).map("\n".join))
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# In CI the examples are derandomized, so that a run is the same run every time; a local run
+# explores new examples (a failure it finds goes into an @example above its test).
+SETTINGS = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=bool(os.environ.get("CI")),
+)
 ENTITY = TypeAdapter(AnyEntity)
 
 
@@ -97,6 +106,7 @@ def test_clean_pass_returns_lines_and_is_idempotent(name: str, run, text: str) -
 @SETTINGS
 @example(text=NOT_IDEMPOTENT)
 @example(text="0|0.A|")
+@example(text="0 – |\r0 – 0\rKEYWORDS:")  # a bar once made a header that trimming unmade
 @given(text=any_text)
 def test_whole_clean_chain_is_idempotent(text: str) -> None:
     lines = to_lines(text)

@@ -63,7 +63,7 @@ def normalize_characters(lines: list[Line], report: Report) -> list[Line]:
     for line in lines:
         text = normalize_text(line.text)
         if text[:1] in _BULLET_CHARS:
-            text = _BULLET.sub("- ", text)
+            text = _BULLET.sub("- ", text).rstrip()
         out.append(line if text == line.text else Line(line.number, text))
     return out
 

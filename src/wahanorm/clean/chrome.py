@@ -94,8 +94,8 @@ def is_datasheet_header(lines: list[Line], index: int) -> bool:
     """True when ``lines[index]`` is a ``Faction – Unit`` line that opens a datasheet: one
     followed within a few lines by the datasheet's stats, weapons, abilities or keywords."""
     text = lines[index].text
-    if not _HEADER.match(text) or text.startswith(("|", "-")):
-        return False
+    if "|" in text or text.startswith("-") or not _HEADER.match(text):
+        return False  # a header is never a table row, nor has a table's bar left on it
     if index > 0 and _COST.match(lines[index - 1].text):
         return False  # "1CP" then "Recon Element – Strategic Ploy Stratagem": a stratagem
     return any(_SECTION_MARKERS.match(x.text) for x in lines[index + 1 : index + 12])
