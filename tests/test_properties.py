@@ -9,9 +9,8 @@ from, and a round trip that must give back the same canonical bytes.
 
 from __future__ import annotations
 
-import os
-
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
