@@ -309,3 +309,12 @@ def test_new_stratagem_listing_is_not_repeated_on_datasheets(tmp_path: Path) -> 
 def test_one_entity_reads_in_the_singular(tmp_path: Path) -> None:
     _, out, _ = diff_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(cp=2)], fmt="text")
     assert out.splitlines()[1] == "1 entity differs: 0 added, 0 removed, 0 renamed, 1 changed"
+
+
+def test_a_field_an_older_output_lacks_is_no_change_when_empty() -> None:
+    from wahanorm.diff.compare import compare_entities
+
+    old = {"kind": "datasheet", "id": "a/b", "name": "B", "leader": []}
+    assert compare_entities(old, {**old, "led_by": []}) == []
+    [change] = compare_entities(old, {**old, "led_by": ["a/c"]})
+    assert change.summary == "Can be led by added: a/c"

@@ -46,11 +46,19 @@ def compare_entities(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes: list[Change] = []
     for key in _ordered_keys(old, new):
         a, b = old.get(key), new.get(key)
-        if key in IGNORED or a == b:
-            continue
+        if key in IGNORED or a == b or (_is_empty(a) and _is_empty(b)):
+            continue  # a field an older wahanorm did not write is the same as an empty one
+        if a is None and isinstance(b, list):
+            a = []
+        elif b is None and isinstance(a, list):
+            b = []
         handler = HANDLERS.get(key, compare_value)
         handler(key, label_of(key), a, b, changes)
     return changes
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None or value == [] or value == "" or value == {}
 
 
 def _ordered_keys(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -21,6 +21,7 @@ LABELS = {
     "faction_keywords": "Faction keyword",
     "keywords": "Keyword",
     "leader": "Can lead",
+    "led_by": "Can be led by",
     "stratagems": "Listed stratagem",
     "detachment_rules": "Listed detachment rule",
     "enhancements": "Listed enhancement",
