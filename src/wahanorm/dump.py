@@ -51,16 +51,27 @@ HOLES: list[tuple[str, re.Pattern[str], str]] = [
         "the keyword of this list is missing",
     ),
     (
-        " unit",
-        re.compile(r"\b[A-Z]{3,} (?:or|and) (?:units?|models?)\b"),
+        "r unit",  # "… or unit", "… or units"
+        re.compile(r"\b[A-Z]{3,} or units?\b"),
         "a keyword is missing before 'unit'/'model'",
     ),
     (
-        " model",
-        re.compile(r"\b[A-Z]{3,} (?:or|and) (?:units?|models?)\b"),
+        "d unit",  # "… and unit", "… and units"
+        re.compile(r"\b[A-Z]{3,} and units?\b"),
         "a keyword is missing before 'unit'/'model'",
     ),
-    ("an ", re.compile(r"\ban (?:units?|models?)\b"), "a keyword is missing after 'an'"),
+    (
+        "r model",
+        re.compile(r"\b[A-Z]{3,} or models?\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
+    (
+        "d model",
+        re.compile(r"\b[A-Z]{3,} and models?\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
+    ("an unit", re.compile(r"\ban units?\b"), "a keyword is missing after 'an'"),
+    ("an model", re.compile(r"\ban models?\b"), "a keyword is missing after 'an'"),
     ("%", re.compile(r"%[0-9]+[^%]*%"), "a link placeholder of the site was left in the text"),
 ]
 
