@@ -75,3 +75,18 @@ TYRANIDS
     [sheet] = sheets(text)
     assert [(w.name, w.profile) for w in sheet.weapons] == [("Test Beast's claws", "sweep")]
     assert sheet.abilities.core[0].parameter == "D3"
+
+
+def test_transport_capacity_is_a_datasheet_ability() -> None:
+    [sheet] = sheets((FIXTURES / "transport.txt").read_text(encoding="utf-8"))
+    [transport] = sheet.abilities.datasheet
+    assert transport.name == "Transport"
+    assert (
+        transport.text
+        == "This model has a transport capacity of 12 ASTRA MILITARUM INFANTRY models."
+    )
+    assert sheet.points[0].points == 70 and sheet.keywords == [
+        "DEDICATED TRANSPORT",
+        "TRANSPORT",
+        "VEHICLE",
+    ]

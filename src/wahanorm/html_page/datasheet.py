@@ -446,6 +446,13 @@ def _read_led_by(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> No
         sheet.led_by.extend(dom.text(li).removeprefix("- ") for li in block.iter("li"))
 
 
+def _read_transport(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+    # The transport capacity: a datasheet ability named "Transport", as the export gives it.
+    text = "\n".join(line for el in content for line in dom.text_lines(el))
+    if text:
+        sheet.abilities["datasheet"].append(Ability(name="Transport", text=text))
+
+
 def _read_stratagems(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
     for wrap in (w for el in content for w in dom.select(el, "div", "s10Wrap")):
         target = _tooltip_target(wrap)
@@ -505,6 +512,7 @@ _SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None
     "LEADER": _read_leader,
     "LED BY": _read_led_by,
     "ORDERS": _read_orders,
+    "TRANSPORT": _read_transport,
     "STRATAGEMS": _read_stratagems,
     "DETACHMENT ABILITY": _read_detachment_rules,
     "DETACHMENT ABILITIES": _read_detachment_rules,

@@ -44,7 +44,7 @@ STAT_LABELS = {
 }
 _SECTION = re.compile(
     r"^(?P<head>RANGED WEAPONS|MELEE WEAPONS|WARGEAR OPTIONS|WARGEAR ABILITIES|ABILITIES|"
-    r"UNIT COMPOSITION|LEADER|ORDERS|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"
+    r"UNIT COMPOSITION|LEADER|ORDERS|TRANSPORT|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"
 )
 _BASE = re.compile(r"^\(⌀\s*(?P<size>[^)]+)\)$")
 _CELL = re.compile(r'^(?:Melee|N/A|-|[-+]?\d+[+"]?|\d*D\d+(?:[+-]\d+)?)$', re.IGNORECASE)
@@ -183,6 +183,12 @@ class _Reader:
             self.leader_section(line, body)
         elif head == "ORDERS":
             self.orders = [x.text for x in body]
+        elif head == "TRANSPORT":
+            # The transport capacity: a datasheet ability named "Transport", as the export has it.
+            first = after.lstrip(":").strip()
+            text = "\n".join([first, *(x.text for x in body)] if first else [x.text for x in body])
+            if text:
+                self.datasheet.append(Ability(name="Transport", text=text))
         elif head == "KEYWORDS":
             self.keywords = _keyword_list(after.lstrip(":").strip(), body)
         elif head == "FACTION KEYWORDS":
