@@ -66,48 +66,29 @@ def compare_list(
             change = prose_change(f"{path}[{a}]", label, a, b)
             if change:
                 out.append(change)
-    for item in removed:
-        out.append(
-            Change(
-                path=f"{path}[{show(item)}]",
-                op="removed",
-                label=label,
-                old=show(item),
-                summary=f"{label} removed: {show(item)}",
-            )
-        )
-    for item in added:
-        out.append(
-            Change(
-                path=f"{path}[{show(item)}]",
-                op="added",
-                label=label,
-                new=show(item),
-                summary=f"{label} added: {show(item)}",
-            )
-        )
+    _membership(path, label, removed, added, out)
 
 
 def compare_set(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
     """Keywords, ids and names: only membership counts; no pairing of edited items."""
     removed, added = multiset_delta(old or [], new or [])
-    for item in removed:
-        out.append(
-            Change(
-                path=f"{path}[{show(item)}]",
-                op="removed",
-                label=label,
-                old=show(item),
-                summary=f"{label} removed: {show(item)}",
+    _membership(path, label, removed, added, out)
+
+
+def _membership(
+    path: str, label: str, removed: list[Json], added: list[Json], out: list[Change]
+) -> None:
+    """One change per item removed, then one per item added."""
+    for op, items in (("removed", removed), ("added", added)):
+        for item in items:
+            shown = show(item)
+            out.append(
+                Change(
+                    path=f"{path}[{shown}]",
+                    op=op,
+                    label=label,
+                    old=shown if op == "removed" else None,
+                    new=shown if op == "added" else None,
+                    summary=f"{label} {op}: {shown}",
+                )
             )
-        )
-    for item in added:
-        out.append(
-            Change(
-                path=f"{path}[{show(item)}]",
-                op="added",
-                label=label,
-                new=show(item),
-                summary=f"{label} added: {show(item)}",
-            )
-        )
