@@ -15,7 +15,7 @@ from wahanorm.clean.lines import Line
 from wahanorm.emit import content_hash
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 from wahanorm.extraction import Entity, Extraction
-from wahanorm.ids import make_id, slugify
+from wahanorm.ids import make_id
 from wahanorm.models import (
     Datasheet,
     DetachmentRule,
@@ -32,7 +32,6 @@ from wahanorm.segment import (
     CAPS_NUMBERED,
     CP_LINE,
     DETACHMENT_LINE,
-    KEYWORD_USAGE,
     NUMBERED_RULE,
     POINTS_LINE,
     Block,
@@ -443,6 +442,3 @@ def _drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
         seen[key] = entity
         kept.append(entity)
     return kept
-
-
-__all__ = ["KEYWORD_USAGE", "extract_dump", "slugify"]

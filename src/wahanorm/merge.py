@@ -36,7 +36,6 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
         versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
         if others:
-            first = head.sources[0] if head.sources else None
             for other in others:
                 report.warning(
                     "conflict",
@@ -45,7 +44,6 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
                     line=other.sources[0].line_start if other.sources else None,
                     path=other.sources[0].path if other.sources else None,
                 )
-            del first
             head = head.model_copy(update={"variants": others})
         merged.append(head)
     return merged
