@@ -53,9 +53,9 @@ def extract_text(text: str, display: str, fmt: ingest.Format) -> Extraction:
     from wahanorm import dump  # the parsers load here: a run from the cache never needs them
 
     if fmt == "html":
-        from wahanorm import html_text
+        from wahanorm import html_page, html_text
 
-        page = _read_datasheet_page(text, display)
+        page = html_page.extract_page(text, display)
         if page is not None:
             return page
         extraction = dump.extract_dump(html_text.html_to_text(text), display)
@@ -64,14 +64,6 @@ def extract_text(text: str, display: str, fmt: ingest.Format) -> Extraction:
         )
         return extraction
     return dump.extract_dump(text, display)
-
-
-def _read_datasheet_page(text: str, display: str) -> Extraction | None:
-    try:
-        from wahanorm import html_page
-    except ImportError:  # the page reader is optional until it lands
-        return None
-    return html_page.extract_page(text, display)
 
 
 def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) -> Extraction:
