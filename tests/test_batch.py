@@ -94,7 +94,7 @@ def test_deleting_or_damaging_the_cache_is_safe(
     root = tmp_path / "c"
     reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
     entries = list(root.rglob("*.pickle"))
-    assert len(entries) == COPIES + 1  # one per input, one for the run
+    assert len(entries) == COPIES + 2  # one per input; the run's record and its files
     for entry in entries:  # truncated entries are misses, not errors
         entry.write_bytes(entry.read_bytes()[:10])
     calls.clear()
@@ -107,3 +107,17 @@ def test_deleting_or_damaging_the_cache_is_safe(
     calls.clear()
     assert pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files == reference
     assert calls == []
+
+
+def test_a_damaged_run_files_entry_is_converted_again(
+    batch: Path, tmp_path: Path, calls: list[str]
+) -> None:
+    root = tmp_path / "c"
+    reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
+    [files_entry] = list((root / "run-files").rglob("*.pickle"))
+    files_entry.write_bytes(b"damaged")
+    calls.clear()
+    again = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    assert calls == []  # the run's record still serves counts and diagnostics
+    assert again.files == reference  # the files come from the inputs' entries again
+    assert again.counts() == pipeline.convert([Path("in")], jobs=1).counts()

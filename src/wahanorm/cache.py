@@ -16,11 +16,14 @@ import pickle
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wahanorm import __version__, ingest
-from wahanorm.extraction import Extraction
+from wahanorm.errors import DiagnosticRow
 from wahanorm.ingest import InputItem
+
+if TYPE_CHECKING:
+    from wahanorm.extraction import Extraction
 
 DEFAULT_CACHE = Path(".wahanorm-cache")
 
@@ -72,11 +75,11 @@ def run_key(keys: list[str | None], skipped: list[tuple[str, str]]) -> str | Non
 
 @dataclass
 class RunRecord:
-    """What a run produced: its output files and the summary the CLI prints."""
+    """What a run produced, but its files (kept apart: a run whose output folder is already
+    current never loads them): counts, diagnostics as plain rows, what failed."""
 
-    files: dict[str, str]
     counts: dict[str, int]
-    diagnostics: list[Any]
+    rows: list[DiagnosticRow]
     inputs: int
     failed: list[str]
     data_version: str | None
@@ -111,6 +114,8 @@ class Cache:
 
     def extraction(self, key: str) -> Extraction | None:
         """The cached extraction of an input, or None."""
+        from wahanorm.extraction import Extraction
+
         value = self._load("inputs", key)
         return value if isinstance(value, Extraction) else None
 
@@ -123,8 +128,14 @@ class Cache:
         value = self._load("runs", key)
         return value if isinstance(value, RunRecord) else None
 
-    def store_run(self, key: str, record: RunRecord) -> None:
-        """Remember a run's result."""
+    def run_files(self, key: str) -> dict[str, str] | None:
+        """The output files of a cached run, or None."""
+        value = self._load("run-files", key)
+        return value if isinstance(value, dict) else None
+
+    def store_run(self, key: str, record: RunRecord, files: dict[str, str]) -> None:
+        """Remember a run's result and its files."""
+        self._store("run-files", key, files)
         self._store("runs", key, record)
 
 

@@ -16,11 +16,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from pydantic import TypeAdapter
-
 from wahanorm import __version__, emit, pipeline
 from wahanorm.cache import DEFAULT_CACHE, Cache, stamp_matches, store_stamp
-from wahanorm.models import AnyEntity, Diagnostic, Index
+from wahanorm.errors import DiagnosticRow
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
@@ -92,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_schema() -> int:
     """Print the JSON Schema of an entity file and of ``index.json``."""
+    from pydantic import TypeAdapter
+
+    from wahanorm.models import AnyEntity, Index
+
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "wahanorm output, schema version 1",
@@ -121,7 +123,7 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.check:
         return _check(args.out, result.files)
     if not args.quiet:
-        _print_diagnostics(result.diagnostics)
+        _print_diagnostics(result.rows())
     try:
         if store and result.run_key and stamp_matches(store, args.out, result.run_key):
             written, removed = 0, list[str]()  # out/ is as the same run left it
@@ -179,7 +181,7 @@ def _check(out: Path, files: dict[str, str]) -> int:
     return 1
 
 
-def _print_diagnostics(diagnostics: list[Diagnostic]) -> None:
+def _print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
     for d in diagnostics:
         if d.severity == "info":
             continue
@@ -195,8 +197,8 @@ def _print_summary(
 ) -> None:
     counts = result.counts()
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "no entities"
-    by_severity = Counter(d.severity for d in result.diagnostics)
-    by_code = Counter(d.code for d in result.diagnostics).most_common(8)
+    by_severity = Counter(d.severity for d in result.rows())
+    by_code = Counter(d.code for d in result.rows()).most_common(8)
     codes = ", ".join(f"{code} {n}" for code, n in by_code)
     print(f"wahanorm: {result.inputs} inputs → {kinds}")
     print(

@@ -11,14 +11,17 @@ import hashlib
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from pydantic import BaseModel
 
 from wahanorm import __version__
 from wahanorm.ids import is_safe_id
-from wahanorm.models import Diagnostic, Index, IndexEntry
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from wahanorm.models import Diagnostic
 
 INDEX_NAME = "index.json"
 
@@ -29,7 +32,8 @@ _CANONICAL = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWL
 def canonical_json(value: BaseModel | Mapping[str, Any] | list[Any]) -> str:
     """The one canonical text of a model or plain JSON value. (orjson writes byte for byte what
     ``json.dumps(ensure_ascii=False, sort_keys=True, indent=2)`` writes, fifteen times faster.)"""
-    data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    # Duck-typed, so that writing files does not import pydantic (a cached run never needs it).
+    data = value.model_dump(mode="json") if hasattr(value, "model_dump") else value
     return orjson.dumps(data, option=_CANONICAL).decode("utf-8")
 
 
@@ -57,6 +61,8 @@ def render_outputs(
     data_version: str | None = None,
 ) -> dict[str, str]:
     """Every file of an output folder as ``relative path → text``, index included."""
+    from wahanorm.models import Index, IndexEntry
+
     files: dict[str, str] = {}
     entries: list[IndexEntry] = []
     for entity in entities:

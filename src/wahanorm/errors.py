@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from wahanorm.models import Diagnostic
+if TYPE_CHECKING:
+    from wahanorm.models import Diagnostic
 
 Severity = Literal["error", "warning", "info"]
 
@@ -50,6 +51,8 @@ class WahanormError(Exception):
 
     def to_diagnostic(self) -> Diagnostic:
         """This error as a diagnostic of severity error."""
+        from wahanorm.models import Diagnostic
+
         return Diagnostic(
             severity="error",
             code=self.code,
@@ -79,6 +82,24 @@ class UsageError(WahanormError):
     code = "usage"
 
 
+class DiagnosticRow(NamedTuple):
+    """A diagnostic as plain values: what the run cache keeps and the CLI prints."""
+
+    severity: str
+    code: str
+    message: str
+    path: str
+    line: int | None
+    column: int | None
+    excerpt: str | None
+
+
+def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
+    """A diagnostic model as plain values."""
+    d = diagnostic
+    return DiagnosticRow(d.severity, d.code, d.message, d.path, d.line, d.column, d.excerpt)
+
+
 MAX_PER_CODE = 200
 """Diagnostics of one code kept per report; past it they are counted (``summarize``), so a
 hostile input of a million broken lines cannot flood memory or the index."""
@@ -103,6 +124,10 @@ class Report:
         path: str | None = None,
     ) -> None:
         """Record one diagnostic (counted only, past ``MAX_PER_CODE`` of its code)."""
+        # The models (and pydantic) load on the first diagnostic, not at import: a run served
+        # whole from the cache never needs them.
+        from wahanorm.models import Diagnostic
+
         self.counts[code] += 1
         if self.counts[code] > MAX_PER_CODE:
             return
@@ -133,6 +158,8 @@ class Report:
     def summarize(self) -> None:
         """One diagnostic per code that went past ``MAX_PER_CODE``, saying how many were not
         listed."""
+        from wahanorm.models import Diagnostic
+
         for code, count in sorted(self.counts.items()):
             if count > MAX_PER_CODE:
                 self.counts[code] = MAX_PER_CODE  # summarize once

@@ -15,28 +15,59 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wahanorm import emit, ingest
 from wahanorm.cache import Cache, RunRecord, input_key, run_key
-from wahanorm.errors import Report, WahanormError
-from wahanorm.extraction import Entity, Extraction
-from wahanorm.merge import merge_entities
-from wahanorm.models import Diagnostic
+from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
+
+if TYPE_CHECKING:
+    from wahanorm.extraction import Entity, Extraction
+    from wahanorm.models import Diagnostic
+
+# The parsers, the models and pydantic are imported where they are first needed: a run served
+# whole from the cache (a rerun over unchanged inputs) loads none of them.
 
 
 @dataclass
 class Conversion:
-    """The result of a run: output files as text, diagnostics, and what failed. ``entities`` is
-    empty when the result came whole from the run cache; ``counts`` is always there."""
+    """The result of a run: output files as text, diagnostics, and what failed.
 
-    files: dict[str, str]
+    A result served from the run cache holds no ``entities`` and loads its ``files`` and builds
+    its ``diagnostics`` models only when asked; ``counts()`` and ``rows()`` are always there."""
+
+    loaded_files: dict[str, str] | None
     entities: list[Entity]
-    diagnostics: list[Diagnostic]
+    models: list[Diagnostic] | None
     inputs: int
     failed: list[str] = field(default_factory=list)
     data_version: str | None = None
     kind_counts: Counter[str] = field(default_factory=Counter)
     run_key: str | None = None
+    cached_rows: list[DiagnosticRow] | None = None
+    load_files: Callable[[], dict[str, str]] | None = None
+
+    @property
+    def files(self) -> dict[str, str]:
+        """Every output file, ``relative path → text``."""
+        if self.loaded_files is None:
+            self.loaded_files = self.load_files() if self.load_files else {}
+        return self.loaded_files
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The run's diagnostics as models."""
+        if self.models is None:
+            from wahanorm.models import Diagnostic
+
+            self.models = [Diagnostic(**row._asdict()) for row in self.cached_rows or []]
+        return self.models
+
+    def rows(self) -> list[DiagnosticRow]:
+        """The run's diagnostics as plain rows."""
+        if self.cached_rows is None:
+            self.cached_rows = [as_row(d) for d in self.diagnostics]
+        return self.cached_rows
 
     def counts(self) -> Counter[str]:
         """Entities per kind."""
@@ -45,7 +76,7 @@ class Conversion:
     @property
     def errors(self) -> int:
         """How many diagnostics are errors."""
-        return sum(1 for d in self.diagnostics if d.severity == "error")
+        return sum(1 for d in self.rows() if d.severity == "error")
 
 
 def extract_text(text: str, display: str, fmt: ingest.Format) -> Extraction:
@@ -75,6 +106,8 @@ def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) 
 
 
 def _extract(item: ingest.InputItem, stage: Callable[[str], None] | None) -> Extraction:
+    from wahanorm.extraction import Extraction
+
     try:
         if item.format == "export":
             from wahanorm import export
@@ -133,32 +166,36 @@ def convert(
     if cache and whole and (record := cache.run(whole)):
         if progress:
             progress(len(items), len(items), "from the cache")
+        store, key, again = cache, whole, Report(diagnostics=list(run.diagnostics))
+
+        def files() -> dict[str, str]:
+            found = store.run_files(key)
+            if found is None:  # the files' entry is gone or damaged: convert again
+                extractions = _extract_all(items, keys, jobs, store, None)
+                found = assemble(extractions, again, len(items) + len(missing)).files
+            return found
+
         return Conversion(
-            record.files,
+            None,
             [],
-            record.diagnostics,
+            None,
             record.inputs,
             record.failed,
             record.data_version,
             Counter(record.counts),
             whole,
+            cached_rows=record.rows,
+            load_files=files,
         )
     extractions = _extract_all(items, keys, jobs, cache, progress)
     result = assemble(extractions, run, len(items) + len(missing))
     result.failed = [*missing, *result.failed]
     if cache and whole:
         result.run_key = whole
-        cache.store_run(
-            whole,
-            RunRecord(
-                result.files,
-                dict(result.counts()),
-                result.diagnostics,
-                result.inputs,
-                result.failed,
-                result.data_version,
-            ),
+        record = RunRecord(
+            dict(result.counts()), result.rows(), result.inputs, result.failed, result.data_version
         )
+        cache.store_run(whole, record, result.files)
     return result
 
 
@@ -208,6 +245,8 @@ def _extract_all(
 
 def assemble(extractions: list[Extraction], run: Report, inputs: int) -> Conversion:
     """Merge the extractions of a run and render its output files."""
+    from wahanorm.merge import merge_entities
+
     entities: list[Entity] = []
     failed: list[str] = []
     versions = sorted({x.data_version for x in extractions if x.data_version})
