@@ -32,6 +32,8 @@ from wahanorm.segment import (
     CAPS_NUMBERED,
     CP_LINE,
     DETACHMENT_LINE,
+    INDEX_COST,
+    INDEX_MARKER,
     NUMBERED_RULE,
     POINTS_LINE,
     Block,
@@ -202,9 +204,7 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
 
 def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
     name = block.lines[0].text
-    match = DETACHMENT_LINE.match(block.lines[1].text) if len(block.lines) > 1 else None
-    detachment = match.group("detachment") if match else ""
-    flavour, text = _flavour_and_text(block.lines[2:])
+    detachment, flavour, text = _detachment_entry(block.lines[1:])
     if not text:
         report.warning("hole", f"detachment rule {name!r} has no text", block.first)
     return DetachmentRule(
@@ -217,11 +217,14 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
     )
 
 
-def _flavour_and_text(lines: list[Line]) -> tuple[str | None, str | None]:
-    """An entry's body: its first line is flavour when more lines follow; the rest is the rule."""
-    body = [x.text for x in lines]
+def _detachment_entry(lines: list[Line]) -> tuple[str, str | None, str | None]:
+    """What follows an entry's name: ``<Detachment> Detachment``, then the body, whose first
+    line is flavour when more lines follow; the rest is the rule. (detachment, flavour, text)"""
+    match = DETACHMENT_LINE.match(lines[0].text) if lines else None
+    body = [x.text for x in lines[1:]]
     flavour = body[0] if len(body) > 1 else None
-    return flavour, "\n".join(body[1:] if flavour else body) or None
+    text = "\n".join(body[1:] if flavour else body) or None
+    return (match.group("detachment") if match else ""), flavour, text
 
 
 def _enhancement_rows(block: Block) -> list[tuple[Line, Line | None]]:
@@ -231,7 +234,7 @@ def _enhancement_rows(block: Block) -> list[tuple[Line, Line | None]]:
     index = 0
     while index < len(lines):
         cost = lines[index + 1] if index + 1 < len(lines) else None
-        if cost is not None and re.fullmatch(r"\d+(?: ?pts)?", cost.text):
+        if cost is not None and INDEX_COST.fullmatch(cost.text):
             rows.append((lines[index], cost))
             index += 2
         else:
@@ -254,10 +257,7 @@ def _enhancement(
     name = block.lines[0].text.removeprefix("- ").strip()
     has_cost = len(block.lines) > 1 and POINTS_LINE.match(block.lines[1].text) is not None
     cost = int(re.sub(r"\D", "", block.lines[1].text)) if has_cost else None
-    head = 2 if has_cost else 1
-    match = DETACHMENT_LINE.match(block.lines[head].text) if len(block.lines) > head else None
-    detachment = match.group("detachment") if match else ""
-    flavour, text = _flavour_and_text(block.lines[head + 1 :])
+    detachment, flavour, text = _detachment_entry(block.lines[2 if has_cost else 1 :])
     if not text:
         report.warning("hole", f"enhancement {name!r} has no text", block.first)
     return Enhancement(
@@ -316,7 +316,7 @@ def _index_rows(block: Block) -> list[list[Line]]:
     while index + 2 < len(lines) and CP_LINE.match(lines[index + 1].text):
         rows.append(lines[index : index + 3])
         index += 3
-        if index < len(lines) and re.fullmatch(r"[A-Z]{1,3}", lines[index].text):
+        if index < len(lines) and INDEX_MARKER.fullmatch(lines[index].text):
             index += 1
     return rows
 

@@ -62,6 +62,10 @@ class Block:
 
 CP_LINE = re.compile(r"^\d+\s*CP$", re.IGNORECASE)
 POINTS_LINE = re.compile(r"^\d+\s*pts$", re.IGNORECASE)
+INDEX_MARKER = re.compile(r"[A-Z]{1,3}")
+"""The book marker after a stratagem in a page's STRATAGEMS index: ``C`` (core), ``BA``."""
+INDEX_COST = re.compile(r"\d+(?: ?pts)?")
+"""The cost under an enhancement's name in a page's ENHANCEMENTS index: ``20`` or ``20 pts``."""
 DETACHMENT_LINE = re.compile(r"^(?P<detachment>\S.*?) Detachment$")
 NUMBERED_RULE = re.compile(r"^(?P<number>\d{2}(?:\.\d{2})+) (?P<name>\S.*)$")
 BRACKET_RULE = re.compile(r"^\[(?P<name>[A-Z][A-Z0-9 '\-]*)\](?P<number>\d{2}(?:\.\d{2})*)?$")
@@ -203,14 +207,14 @@ def _stratagem_index_end(lines: list[Line], index: int) -> int:
     # NAME / nCP / source – category / optional one- or two-letter marker ("C", "BA")
     while index + 2 < len(lines) and CP_LINE.match(lines[index + 1].text):
         index += 3
-        if index < len(lines) and re.fullmatch(r"[A-Z]{1,3}", lines[index].text):
+        if index < len(lines) and INDEX_MARKER.fullmatch(lines[index].text):
             index += 1
     return index
 
 
 def _enhancement_index_end(lines: list[Line], index: int) -> int:
     # Name / cost pairs, then the names of enhancements that have no cost (Boarding Actions).
-    while index + 1 < len(lines) and re.fullmatch(r"\d+(?: ?pts)?", lines[index + 1].text):
+    while index + 1 < len(lines) and INDEX_COST.fullmatch(lines[index + 1].text):
         index += 2
     return _name_list_end(lines, index)
 
