@@ -13,8 +13,11 @@ from wahanorm import cli, pipeline
 
 
 def _schema(capsys: pytest.CaptureFixture[str]) -> dict:
-    assert cli.main(["schema"]) == 0
-    return json.loads(capsys.readouterr().out)
+    printed = {}
+    for which in ("entity", "index"):
+        assert cli.main(["schema", which]) == 0
+        printed[which] = json.loads(capsys.readouterr().out)
+    return printed
 
 
 def test_every_sample_output_validates_against_the_printed_schema(
@@ -34,6 +37,7 @@ def test_every_sample_output_validates_against_the_printed_schema(
 def test_the_schema_rejects_what_the_contract_forbids(capsys: pytest.CaptureFixture[str]) -> None:
     entity = jsonschema.Draft202012Validator(_schema(capsys)["entity"])
     good = {"kind": "rule", "id": "core/hazard-rolls", "name": "Hazard Rolls", "text": "Roll."}
+    good |= {"rule_number": None, "sources": [], "variants": []}  # an output file has every field
     entity.validate(good)
     with pytest.raises(jsonschema.ValidationError):
         entity.validate({**good, "kind": "spell"})

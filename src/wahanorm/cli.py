@@ -57,7 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument("--no-cache", action="store_true", help="convert everything again")
 
-    commands.add_parser("schema", help="print the JSON Schema of the output files")
+    schema = commands.add_parser("schema", help="print the JSON Schema of an output file kind")
+    schema.add_argument(
+        "which",
+        nargs="?",
+        choices=("entity", "index"),
+        default="entity",
+        help="entity (an entity file, the default) or index (index.json)",
+    )
     from wahanorm.diff.command import add_parser as add_diff_parser
 
     add_diff_parser(commands)
@@ -75,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "convert":
             return run_convert(args)
         if args.command == "schema":
-            return run_schema()
+            return run_schema(args.which)
         if args.command == "diff":
             from wahanorm.diff.command import run as run_diff
 
@@ -88,19 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
-def run_schema() -> int:
-    """Print the JSON Schema of an entity file and of ``index.json``."""
-    from pydantic import TypeAdapter
+def run_schema(which: str) -> int:
+    """Print the JSON Schema (draft 2020-12) of an entity file or of ``index.json``."""
+    from wahanorm.schema import schema_of
 
-    from wahanorm.models import AnyEntity, Index
-
-    schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "wahanorm output, schema version 1",
-        "entity": TypeAdapter(AnyEntity).json_schema(),
-        "index": Index.model_json_schema(),
-    }
-    sys.stdout.write(emit.canonical_json(schema))
+    sys.stdout.write(emit.canonical_json(schema_of(which)))
     return 0
 
 

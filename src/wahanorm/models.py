@@ -7,7 +7,7 @@ the data of its kind. Characteristics keep the text the rules print beside any t
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,23 +17,34 @@ SCHEMA_VERSION = 1
 class Model(BaseModel):
     """Base of every output model: immutable, no unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(
+        frozen=True,
+        extra="forbid",
+        use_attribute_docstrings=True,  # the docstring under a field is its schema description
+        json_schema_serialization_defaults_required=True,  # an output file has every field
+    )
 
 
 class SourceRef(Model):
     """Where an entity was read: input path (as given, POSIX form) and 1-based line range."""
 
     path: str
+    """The input file as given on the command line, in POSIX form (for an export: the CSV table)."""
     line_start: int
+    """First line of the entity in that input (1-based)."""
     line_end: int
+    """Last line of the entity in that input (1-based, inclusive)."""
 
 
 class Dice(Model):
     """A dice expression such as ``D6+1`` or ``2D3``: count × D(sides) + modifier."""
 
     count: int
+    """How many dice are rolled (``2`` in ``2D6``)."""
     sides: int
+    """Sides of each die (``6`` in ``D6``, ``3`` in ``D3``)."""
     modifier: int = 0
+    """Added to the roll (``1`` in ``D6+1``); 0 when none."""
 
 
 class Stat(Model):
@@ -41,160 +52,264 @@ class Stat(Model):
     and, where it is a fixed number, its value; where it is rolled, its dice."""
 
     text: str
+    """The characteristic as the rules print it, canonical spelling: ``12"``, ``2+``, ``D6+1``, ``Melee``, ``N/A``."""
     value: int | None = None
+    """The fixed number it stands for (``12`` for ``12"``, ``2`` for ``2+``, ``-1`` for ``-1``); null when rolled or not a number."""
     dice: Dice | None = None
+    """The dice it is rolled with (``D6+1``); null when it is not rolled."""
 
 
 class WeaponAbility(Model):
     """One weapon keyword such as ``[ANTI-MONSTER 4+]``, typed with its parameters."""
 
     id: str
+    """Slug of the ability, without its parameters: ``anti``, ``sustained-hits``, ``devastating-wounds``, ``rapid-fire``."""
     name: str
+    """The ability as printed, upper case, parameters included: ``ANTI-INFANTRY 4+``."""
     keyword: str | None = None
+    """For ANTI: the keyword it is anti (``INFANTRY``); else null."""
     threshold: int | None = None
+    """For ANTI: the unmodified Wound roll that is a Critical Wound (``4`` for ``4+``); else null."""
     value: str | None = None
+    """The parameter of SUSTAINED HITS, RAPID FIRE, MELTA and the like (``1``, ``D3``); else null."""
 
 
 class Weapon(Model):
     """One weapon profile row of a datasheet."""
 
     name: str
+    """The weapon's name without its profile: ``Axe of Khorne``."""
     profile: str | None = None
+    """The profile of a weapon with several (``strike`` for ``Axe of Khorne – strike``); null for a single profile."""
     type: Literal["ranged", "melee"]
+    """``ranged`` or ``melee``: the table the weapon is listed in."""
     range: Stat
+    """Range (``24"``, or ``Melee``)."""
     attacks: Stat
+    """Attacks (A): a number or dice (``D6+1``)."""
     skill: Stat
+    """Ballistic or Weapon Skill (BS/WS): ``3+``, or ``N/A`` for a weapon that hits automatically."""
     strength: Stat
+    """Strength (S)."""
     armour_penetration: Stat
+    """Armour Penetration (AP): ``-2``, ``0``."""
     damage: Stat
+    """Damage (D): a number or dice."""
     abilities: list[WeaponAbility] = []
+    """The weapon's abilities (the keywords in brackets), in the order printed."""
 
 
 class Ability(Model):
     """A datasheet ability: core abilities carry a parameter (``Deadly Demise D6``)."""
 
     name: str
+    """The ability's name as printed (``Deadly Demise``, ``Feel No Pain``)."""
     parameter: str | None = None
+    """The parameter of a core ability (``D6`` in ``Deadly Demise D6``, ``5+``, ``6"``); else null."""
     text: str | None = None
+    """The ability's rules text; null for a core ability listed by name only."""
     aura: bool = False
+    """True when the page marks the ability as an Aura."""
 
 
 class Abilities(Model):
     """The abilities of a datasheet, by group."""
 
     core: list[Ability] = []
+    """Core abilities (CORE line: Deep Strike, Leader, Deadly Demise D6 …)."""
     faction: list[Ability] = []
+    """Faction abilities (FACTION line: the army rule the unit has, e.g. Blessings of Khorne)."""
     datasheet: list[Ability] = []
+    """The unit's own abilities, with their text."""
     wargear: list[Ability] = []
+    """Abilities a piece of wargear gives."""
 
 
 class Profile(Model):
     """The characteristics of one model profile of a datasheet."""
 
     name: str
+    """The model the profile is for (the datasheet's name when it has a single profile)."""
     movement: Stat | None = None
+    """Movement (M), e.g. ``6"``."""
     toughness: Stat | None = None
+    """Toughness (T)."""
     save: Stat | None = None
+    """Save (Sv), e.g. ``3+``."""
     wounds: Stat | None = None
+    """Wounds (W)."""
     leadership: Stat | None = None
+    """Leadership (Ld), e.g. ``6+``."""
     objective_control: Stat | None = None
+    """Objective Control (OC)."""
     invulnerable_save: Stat | None = None
+    """Invulnerable save, e.g. ``4+``; null when the model has none."""
 
 
 class Points(Model):
     """One line of the unit's cost table."""
 
     models: int | None
+    """How many models the line is for; null when the line does not say."""
     points: int
+    """The cost in points."""
     text: str
+    """The line as printed: ``5 models 95``."""
 
 
 class Damaged(Model):
     """The DAMAGED profile: the wounds range and what happens."""
 
     wounds: str
+    """The wounds range the DAMAGED profile applies in, as printed: ``1-6 WOUNDS REMAINING``."""
     text: str
+    """What happens while the model is damaged."""
+
+
+Phase = Literal["command", "movement", "shooting", "charge", "fight"]
+"""A phase of a battle round, in the order of the game."""
+
+Turn = Literal["your", "opponent", "either"]
+"""Whose turn: the player's own, the opponent's, or either."""
 
 
 class Timing(Model):
     """When a stratagem can be used, derived from its WHEN."""
 
-    turn: Literal["your", "opponent", "either"]
-    phases: list[str] = []
+    turn: Turn
+    """Whose turn the stratagem is used in: ``your``, ``opponent`` (your opponent's) or ``either``."""
+    phases: list[Phase] = []
+    """The phases the WHEN names, in the order of the game; every phase for "any phase"; empty when it names none."""
 
 
 class Entity(Model):
     """Fields every entity shares."""
 
     id: str
+    """Stable path-safe id, ``<namespace>/<name>`` built from names: ``world-eaters/bloodthirster``, ``core/command-re-roll``."""
     name: str
+    """The name as printed."""
     sources: list[SourceRef] = []
+    """Every place the entity was read, with its lines."""
 
 
 class Datasheet(Entity):
+    """A unit's datasheet: characteristics, weapons, abilities, composition, points, keywords."""
+
     kind: Literal["datasheet"] = "datasheet"
+    """Always ``datasheet``."""
     faction: str
+    """The faction the datasheet belongs to: ``World Eaters``."""
     base_size: str | None = None
+    """Base size as printed (``100mm``, ``Use model``); null when not given."""
     profiles: list[Profile] = []
+    """One characteristics profile per kind of model."""
     weapons: list[Weapon] = []
+    """Every weapon profile, ranged then melee, in the order printed."""
     abilities: Abilities = Abilities()
+    """Core, faction, datasheet and wargear abilities."""
     damaged: Damaged | None = None
+    """The DAMAGED profile; null when the unit has none."""
     wargear_options: list[str] = []
+    """The WARGEAR OPTIONS, one entry per option."""
     unit_composition: list[str] = []
+    """The UNIT COMPOSITION lines (how many of which model)."""
     loadout: str | None = None
+    """What the unit is equipped with, as printed (``Every model is equipped with: …``)."""
     points: list[Points] = []
+    """The cost table: one line per unit size."""
     leader: list[str] = []
+    """Ids of the units this character can lead (its LEADER section)."""
     led_by: list[str] = []
+    """Ids of the characters that can lead this unit."""
     orders: str | None = None
+    """The orders text some factions print on a datasheet; null when none."""
     keywords: list[str] = []
+    """Keywords, upper case and sorted."""
     faction_keywords: list[str] = []
+    """Faction keywords, upper case and sorted."""
     stratagems: list[str] = []
+    """Ids of the stratagems the page lists for this unit."""
     detachment_rules: list[str] = []
+    """Ids of the detachment rules the page lists."""
     enhancements: list[str] = []
+    """Ids of the enhancements the page lists."""
     variants: list[Datasheet] = []
     """Other versions seen under the same id when sources disagree."""
 
 
 class Stratagem(Entity):
+    """A stratagem: its cost, where it comes from, and its WHEN / TARGET / EFFECT / RESTRICTIONS."""
+
     kind: Literal["stratagem"] = "stratagem"
+    """Always ``stratagem``."""
     cp: int | None = None
+    """Command points it costs; null when the source does not say."""
     source: str
+    """Where it comes from: ``Core``, ``Boarding Actions`` or the detachment's name."""
     category: str | None = None
+    """``Battle Tactic``, ``Strategic Ploy``, ``Epic Deed``, ``Wargear``; null when not printed."""
     rule_number: str | None = None
+    """The rules' number of a numbered core stratagem (``15.02``); else null."""
     flavour: str | None = None
+    """The italic story text; null when none."""
     when: str | None = None
+    """The WHEN section: when it can be used."""
     target: str | None = None
+    """The TARGET section: what it is used on."""
     effect: str | None = None
+    """The EFFECT section: what it does."""
     restrictions: str | None = None
+    """The RESTRICTIONS section; null when none."""
     timing: Timing | None = None
+    """Turn and phases derived from the WHEN; null when there is no WHEN."""
     variants: list[Stratagem] = []
     """Other versions seen under the same id when sources disagree."""
 
 
 class DetachmentRule(Entity):
+    """A detachment's rule (its DETACHMENT ABILITY)."""
+
     kind: Literal["detachment_rule"] = "detachment_rule"
+    """Always ``detachment_rule``."""
     detachment: str
+    """The detachment the rule belongs to."""
     flavour: str | None = None
+    """The italic story text; null when none."""
     text: str
+    """The rule's text."""
     variants: list[DetachmentRule] = []
     """Other versions seen under the same id when sources disagree."""
 
 
 class Enhancement(Entity):
+    """An enhancement a character of a detachment can take."""
+
     kind: Literal["enhancement"] = "enhancement"
+    """Always ``enhancement``."""
     detachment: str | None = None
+    """The detachment it belongs to; null when the source only lists it."""
     faction: str | None = None
+    """The faction it belongs to, when known."""
     cost: int | None = None
+    """Its cost in points; null when not printed."""
     flavour: str | None = None
+    """The italic story text; null when none."""
     text: str | None = None
+    """Its rules text; null when the source only lists it."""
     variants: list[Enhancement] = []
     """Other versions seen under the same id when sources disagree."""
 
 
 class Rule(Entity):
+    """A rules entry: a core rule, a core ability, a weapon ability explained, a faction's army rule."""
+
     kind: Literal["rule"] = "rule"
+    """Always ``rule``."""
     rule_number: str | None = None
+    """The rules' number (``15.02``); null when unnumbered."""
     text: str
+    """The rule's text."""
     variants: list[Rule] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -204,37 +319,58 @@ AnyEntity = Annotated[
 ]
 """Any one entity, told apart by ``kind``."""
 
-KINDS: tuple[str, ...] = ("datasheet", "stratagem", "detachment_rule", "enhancement", "rule")
+Kind = Literal["datasheet", "stratagem", "detachment_rule", "enhancement", "rule"]
+"""The kinds of entity, one folder of ``out/`` each."""
+
+KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Diagnostic(Model):
     """Something the run could not parse, dropped, or found missing, with where it was."""
 
     severity: Literal["error", "warning", "info"]
+    """``error`` (could not be read), ``warning`` (a hole, a conflict, a guess) or ``info`` (dropped on purpose)."""
     code: str
+    """A stable code that names the kind of problem (``conflict``, ``partial-entry``, ``parse-error``)."""
     message: str
+    """What happened, in a sentence."""
     path: str
+    """The input it was found in."""
     line: int | None = None
+    """1-based line in that input; null when it is about the whole input."""
     column: int | None = None
+    """1-based column; null when not known."""
     excerpt: str | None = None
+    """The line itself, with a caret under the column; null when not given."""
 
 
 class IndexEntry(Model):
     """One line of ``index.json`` per entity."""
 
     id: str
-    kind: str
+    """The entity's id."""
+    kind: Kind
+    """The entity's kind."""
     name: str
+    """The entity's name."""
     hash: str
+    """Hash of what the entity says (its sources and variants left out): two files with the same hash say the same."""
     sources: list[SourceRef]
+    """Where the entity was read."""
     variants: int = 0
+    """How many other versions were seen under its id (its ``variants``)."""
 
 
 class Index(Model):
     """``out/index.json``: every entity, the run's diagnostics and counts."""
 
     schema_version: Literal[1] = 1
+    """Version of the output contract."""
     generator: str
+    """The program and version that wrote the folder: ``wahanorm 0.1.0``."""
     data_version: str | None = None
+    """The data's own version where the source gives one (an export's Last_update); else null."""
     entities: list[IndexEntry]
+    """One entry per entity file, sorted by kind then id."""
     diagnostics: list[Diagnostic]
+    """Every diagnostic of the run, sorted by path and line."""

@@ -1,0 +1,126 @@
+"""The JSON Schemas of the output files: committed, equal to what the models give, described
+field by field, strict where the contract is, and every committed output file valid against them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from wahanorm import cli
+from wahanorm.schema import entity_schema, index_schema, schema_of
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA_DIR = REPO / "schema"
+
+
+@pytest.mark.parametrize("which", ["entity", "index"])
+def test_the_committed_schema_is_what_the_code_produces(
+    which: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    committed = (SCHEMA_DIR / f"{which}.schema.json").read_text(encoding="utf-8")
+    assert cli.main(["schema", which]) == 0
+    printed = capsys.readouterr().out
+    assert printed == committed, f"run: wahanorm schema {which} > schema/{which}.schema.json"
+    jsonschema.Draft202012Validator.check_schema(json.loads(printed))
+
+
+def test_schema_prints_the_entity_schema_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["schema"]) == 0
+    assert json.loads(capsys.readouterr().out) == entity_schema()
+
+
+def test_every_committed_output_file_validates() -> None:
+    entity = jsonschema.Draft202012Validator(entity_schema())
+    index = jsonschema.Draft202012Validator(index_schema())
+    files = sorted((REPO / "out").rglob("*.json"))
+    kinds = set()
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        validator = index if path.name == "index.json" else entity
+        errors = [e.message for e in validator.iter_errors(data)]
+        assert not errors, f"{path}: {errors[:3]}"
+        kinds.add(data.get("kind"))
+    assert kinds == {None, "datasheet", "stratagem", "detachment_rule", "enhancement", "rule"}
+
+
+def _rule() -> dict[str, Any]:
+    data = json.loads((REPO / "out/rule/core/deadly-demise.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _stratagem() -> dict[str, Any]:
+    path = next(iter(sorted((REPO / "out/stratagem").rglob("*.json"))))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict) and data["timing"] is not None
+    return data
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"garbage": 1},
+        {},
+        {"kind": "spell", "id": "core/x", "name": "X", "text": "Y"},
+        "just a string",
+    ],
+)
+def test_what_is_no_entity_fails(broken: object) -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, entity_schema(), cls=jsonschema.Draft202012Validator)
+
+
+def test_each_kind_is_held_to_its_own_model() -> None:
+    schema = entity_schema()
+    rule, stratagem = _rule(), _stratagem()
+    jsonschema.validate(rule, schema, cls=jsonschema.Draft202012Validator)
+    jsonschema.validate(stratagem, schema, cls=jsonschema.Draft202012Validator)
+    wrong = [
+        {**rule, "kind": "stratagem"},  # a rule's fields under another kind
+        {**rule, "colour": "red"},  # unknown fields are refused
+        {k: v for k, v in rule.items() if k != "text"},  # a field missing
+        {**stratagem, "timing": {**stratagem["timing"], "phases": ["teatime"]}},
+        {**stratagem, "timing": {**stratagem["timing"], "turn": "mine"}},
+    ]
+    for data in wrong:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(data, schema, cls=jsonschema.Draft202012Validator)
+
+
+def _described(schema: dict[str, Any]) -> Iterator[str]:
+    """Every model and every field of a schema's ``$defs`` that has no description."""
+    for name, model in schema["$defs"].items():
+        if not model.get("description"):
+            yield name
+        for field, spec in model.get("properties", {}).items():
+            if not spec.get("description"):
+                yield f"{name}.{field}"
+
+
+@pytest.mark.parametrize("which", ["entity", "index"])
+def test_every_model_and_field_has_a_description(which: str) -> None:
+    schema = schema_of(which)
+    missing = list(_described(schema))
+    assert not missing, f"write a docstring (attribute docstring for a field): {missing}"
+    assert schema["description"]
+
+
+def test_closed_values_are_enums() -> None:
+    defs = entity_schema()["$defs"]
+    assert defs["Timing"]["properties"]["phases"]["items"]["enum"] == [
+        "command",
+        "movement",
+        "shooting",
+        "charge",
+        "fight",
+    ]
+    assert defs["Timing"]["properties"]["turn"]["enum"] == ["your", "opponent", "either"]
+    assert defs["Weapon"]["properties"]["type"]["enum"] == ["ranged", "melee"]
+    assert defs["Stratagem"]["properties"]["kind"]["const"] == "stratagem"
+    index_kinds = index_schema()["$defs"]["IndexEntry"]["properties"]["kind"]["enum"]
+    assert index_kinds == entity_schema()["properties"]["kind"]["enum"]
