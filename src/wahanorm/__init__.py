@@ -1,3 +1,131 @@
-"""wahanorm: scraped Warhammer 40,000 rules text → canonical JSON, and what changed."""
+"""wahanorm: scraped Warhammer 40,000 rules text → canonical JSON, and what changed.
+
+The public API (everything in ``__all__``; other modules are internal)::
+
+    import wahanorm
+
+    result = wahanorm.convert("raw/")              # paths → entities and diagnostics
+    result = wahanorm.parse_text(text)             # one dump (or format="html") as a string
+    wahanorm.write("out", result)                  # an output folder, as `wahanorm convert`
+    loaded = wahanorm.load("out")                  # an output folder → models
+    report = wahanorm.diff("old-out", "out")       # what changed, in the game's terms
+    wahanorm.build_database("out", "rules.db")     # SQLite with full-text search
+
+Names load on first use, so ``import wahanorm`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from wahanorm.api import Loaded, Result, convert, diff, load, parse_text, write
+    from wahanorm.database import build_database
+    from wahanorm.diff.result import DiffReport
+    from wahanorm.errors import WahanormError
+    from wahanorm.models import (
+        Abilities,
+        Ability,
+        AnyEntity,
+        Damaged,
+        Datasheet,
+        DetachmentRule,
+        Diagnostic,
+        Dice,
+        Enhancement,
+        Index,
+        IndexEntry,
+        Points,
+        Profile,
+        Rule,
+        SourceRef,
+        Stat,
+        Stratagem,
+        Timing,
+        Weapon,
+        WeaponAbility,
+    )
+    from wahanorm.schema import entity_schema, index_schema
+
+_WHERE = {
+    "wahanorm.api": ("Loaded", "Result", "convert", "diff", "load", "parse_text", "write"),
+    "wahanorm.database": ("build_database",),
+    "wahanorm.diff.result": ("DiffReport",),
+    "wahanorm.errors": ("WahanormError",),
+    "wahanorm.models": (
+        "Abilities",
+        "Ability",
+        "AnyEntity",
+        "Damaged",
+        "Datasheet",
+        "DetachmentRule",
+        "Diagnostic",
+        "Dice",
+        "Enhancement",
+        "Index",
+        "IndexEntry",
+        "Points",
+        "Profile",
+        "Rule",
+        "SourceRef",
+        "Stat",
+        "Stratagem",
+        "Timing",
+        "Weapon",
+        "WeaponAbility",
+    ),
+    "wahanorm.schema": ("entity_schema", "index_schema"),
+}
+_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
+
+__all__ = [
+    "Abilities",
+    "Ability",
+    "AnyEntity",
+    "Damaged",
+    "Datasheet",
+    "DetachmentRule",
+    "Diagnostic",
+    "Dice",
+    "DiffReport",
+    "Enhancement",
+    "Index",
+    "IndexEntry",
+    "Loaded",
+    "Points",
+    "Profile",
+    "Result",
+    "Rule",
+    "SourceRef",
+    "Stat",
+    "Stratagem",
+    "Timing",
+    "WahanormError",
+    "Weapon",
+    "WeaponAbility",
+    "__version__",
+    "build_database",
+    "convert",
+    "diff",
+    "entity_schema",
+    "index_schema",
+    "load",
+    "parse_text",
+    "write",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'wahanorm' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # once: later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

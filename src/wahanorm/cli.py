@@ -13,15 +13,20 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wahanorm import __version__, emit, pipeline
 from wahanorm.cache import DEFAULT_CACHE, Cache, stamp_matches, store_stamp
 from wahanorm.errors import DiagnosticRow
 
+if TYPE_CHECKING:
+    from wahanorm.outputs import Output
+
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
+KIND_CHOICES = ("datasheet", "stratagem", "detachment_rule", "enhancement", "rule")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="incremental cache folder (default .wahanorm-cache/; safe to delete)",
     )
     convert.add_argument("--no-cache", action="store_true", help="convert everything again")
+    convert.add_argument(
+        "--sqlite", type=Path, metavar="DB", help="also write the SQLite database of the output"
+    )
+
+    database = commands.add_parser("db", help="build the SQLite database of an output folder")
+    database.add_argument("out", type=Path, help="an output folder (written by convert)")
+    database.add_argument("database", type=Path, help="the database file to write (replaced)")
+
+    show = commands.add_parser("show", help="print a datasheet or stratagem as a card")
+    show.add_argument("query", metavar="NAME-OR-ID", help="an id or (part of) a name")
+    show.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
+    show.add_argument("--kind", choices=KIND_CHOICES, help="look only among entities of this kind")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of an output file kind")
     schema.add_argument(
@@ -81,6 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "convert":
             return run_convert(args)
+        if args.command == "db":
+            return run_db(args.out, args.database)
+        if args.command == "show":
+            from wahanorm.card import run_show
+
+            return run_show(args.query, args.out, args.kind, sys.stdout)
         if args.command == "schema":
             return run_schema(args.which)
         if args.command == "diff":
@@ -91,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         print("wahanorm: interrupted", file=sys.stderr)
         return 130
     parser.print_usage(sys.stderr)
-    print("wahanorm: error: name a command: convert, diff or schema", file=sys.stderr)
+    print("wahanorm: error: name a command: convert, diff, schema, db or show", file=sys.stderr)
     return 2
 
 
@@ -100,6 +123,44 @@ def run_schema(which: str) -> int:
     from wahanorm.schema import schema_of
 
     sys.stdout.write(emit.canonical_json(schema_of(which)))
+    return 0
+
+
+def run_db(out: Path, target: Path) -> int:
+    """Build the SQLite database of the output folder ``out``."""
+    from wahanorm.errors import WahanormError
+    from wahanorm.outputs import Output
+
+    try:
+        output = Output.from_folder(out)
+    except WahanormError as exc:
+        print(f"wahanorm: error: {exc.message}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    if _write_database(target, output) != 0:
+        return 2
+    seconds = time.perf_counter() - started
+    print(f"wahanorm: {target}: {len(output.entries)} entities, {seconds:.2f} s")
+    return 0
+
+
+def _write_database(target: Path, source: Output | Mapping[str, str]) -> int:
+    """Write the database of an output folder or of a conversion's files; 0, or 2 on failure."""
+    import sqlite3  # here: a plain convert does not load it
+
+    from wahanorm.database import build_database
+    from wahanorm.errors import WahanormError
+    from wahanorm.outputs import Output
+
+    try:
+        output = source if isinstance(source, Output) else Output.from_files(source)
+        build_database(output, target)
+    except WahanormError as exc:
+        print(f"wahanorm: error: {exc.message}", file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error) as exc:
+        print(f"wahanorm: error: cannot write the database {target}: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -134,6 +195,8 @@ def run_convert(args: argparse.Namespace) -> int:
         print(
             f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
         )
+        return 2
+    if args.sqlite and _write_database(args.sqlite, result.files) != 0:
         return 2
     seconds = time.perf_counter() - started
     for rel in [] if args.quiet else removed:

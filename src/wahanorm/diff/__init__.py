@@ -14,6 +14,8 @@ Module map:
 - ``command``: the ``diff`` subcommand (``add_parser``, ``run``)
 """
 
+import sys
+from types import ModuleType
 from typing import Any
 
 # Exports are loaded on first use: the CLI reads this package for the subcommand's arguments on
@@ -50,3 +52,17 @@ __all__ = [
     "load_side",
     "run",
 ]
+
+
+class _CallablePackage(ModuleType):
+    """``wahanorm.diff`` is both this package and the public function ``wahanorm.diff(old,
+    new)``: importing the package sets it as the attribute of ``wahanorm``, so the package
+    itself calls the function."""
+
+    def __call__(self, old: Any, new: Any) -> Any:
+        from wahanorm.api import diff
+
+        return diff(old, new)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

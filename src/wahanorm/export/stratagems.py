@@ -178,7 +178,7 @@ def _compare_timing(
     if theirs is None:
         return
     tally.compared += 1
-    ours = (timing.turn, timing.phases)
+    ours: tuple[str, list[str]] = (timing.turn, list(timing.phases))
     if ours == theirs:
         tally.agreed += 1
         return

@@ -1,0 +1,134 @@
+"""The public Python API, re-exported by ``wahanorm``: convert, parse, write, load, diff.
+
+Each function is a thin door onto the pipeline the command line uses, so a library user gets
+the same entities, diagnostics and bytes as ``wahanorm convert``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from wahanorm.errors import UsageError
+
+if TYPE_CHECKING:
+    from wahanorm.diff.engine import Snapshot
+    from wahanorm.diff.result import DiffReport
+    from wahanorm.extraction import Entity
+    from wahanorm.models import Diagnostic, Index
+
+PathLike = str | Path
+TextFormat = Literal["text", "html"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a conversion gives: the merged entities (sorted by kind and id) and every
+    diagnostic, with the data's own version where the source has one."""
+
+    entities: list[Entity]
+    diagnostics: list[Diagnostic]
+    data_version: str | None = None
+    failed: list[str] = field(default_factory=list)
+    """Inputs that gave nothing but errors."""
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The diagnostics of severity ``error``."""
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def files(self) -> dict[str, str]:
+        """The output folder this result makes, ``relative path → canonical JSON text``."""
+        from wahanorm import emit
+
+        return emit.render_outputs(self.entities, self.diagnostics, self.data_version)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An output folder read back: its index and its entities as models, in the index's order."""
+
+    index: Index
+    entities: list[Entity]
+
+
+def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
+    """Convert files and folders (text dumps, saved pages, CSV export folders) into entities and
+    diagnostics. Nothing is written; a bad input is a diagnostic, never an exception."""
+    from wahanorm import pipeline
+
+    given = [paths] if isinstance(paths, str | Path) else list(paths)
+    conversion = pipeline.convert([Path(p) for p in given], jobs=jobs)
+    return _result(conversion)
+
+
+def parse_text(text: str, *, format: TextFormat = "text", name: str = "<string>") -> Result:
+    """Parse one text dump (``format="text"``) or one saved HTML page (``"html"``) given as a
+    string; ``name`` is the path the sources and diagnostics will name."""
+    from wahanorm import pipeline
+    from wahanorm.errors import Report
+
+    if format not in ("text", "html"):
+        raise UsageError(f"format must be 'text' or 'html', not {format!r}")
+    extraction = pipeline.extract_text(text, name, "html" if format == "html" else "dump")
+    extraction.report.summarize()
+    return _result(pipeline.assemble([extraction], Report(), 1))
+
+
+def write(out: PathLike, result: Result) -> tuple[int, list[str]]:
+    """Make the folder ``out`` hold exactly the output of ``result`` (through ``emit``, the only
+    writer): changed files rewritten atomically, files of vanished entities removed. Refuses a
+    folder that is not empty and was not written by wahanorm. Returns (files written, files
+    removed, relative to ``out``)."""
+    from wahanorm import emit
+
+    folder = Path(out)
+    ours = (folder / emit.INDEX_NAME).is_file()
+    if folder.exists() and not ours and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError(f"{folder} is not a wahanorm output folder (no index.json) nor empty")
+    return emit.write_outputs(folder, result.files())
+
+
+def load(out: PathLike) -> Loaded:
+    """Read an output folder back into the models (validated: a file that does not follow the
+    contract raises ``pydantic.ValidationError``)."""
+    from pydantic import TypeAdapter
+
+    from wahanorm.models import AnyEntity, Index
+    from wahanorm.outputs import Output
+
+    output = Output.from_folder(Path(out))
+    adapter: TypeAdapter[Entity] = TypeAdapter(AnyEntity)
+    entities = [adapter.validate_python(data) for data in output.entities()]
+    return Loaded(Index.model_validate(output.index), entities)
+
+
+def diff(old: PathLike | Result, new: PathLike | Result) -> DiffReport:
+    """What changed from ``old`` to ``new``: each an output folder, raw inputs (converted on the
+    fly), ``REV:PATH`` of the git repository in the working folder, or a ``Result``."""
+    from wahanorm.diff.engine import diff_snapshots
+
+    return diff_snapshots(_snapshot(old), _snapshot(new))
+
+
+def _snapshot(side: PathLike | Result) -> Snapshot:
+    from wahanorm.diff.engine import Snapshot
+    from wahanorm.diff.sides import load_side
+
+    if isinstance(side, Result):
+        return Snapshot("<result>", "inputs", side.files())
+    return load_side(str(side))[0]
+
+
+def _result(conversion: object) -> Result:
+    from wahanorm.pipeline import Conversion
+
+    assert isinstance(conversion, Conversion)
+    return Result(
+        list(conversion.entities),
+        list(conversion.diagnostics),
+        conversion.data_version,
+        list(conversion.failed),
+    )

@@ -1,0 +1,327 @@
+"""``wahanorm show NAME-OR-ID``: one entity of an output folder as a card on the terminal.
+
+The entity is found through ``index.json`` by id or by a forgiving name match (case, spacing
+and punctuation do not matter; a part of the name or a near miss will do); when several match,
+the choices are listed (exit 2). A datasheet shows its profiles and weapons as tables, its
+abilities, composition, keywords and points; a stratagem its cost, timing and WHEN / TARGET /
+EFFECT / RESTRICTIONS; other kinds their text. Bold headings only on a terminal. Every value is
+printed with its control characters escaped, so no rules text can drive the terminal.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+import textwrap
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from wahanorm.errors import WahanormError
+from wahanorm.outputs import JSON, Output
+
+EXIT_SHOWN = 0
+EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
+MAX_CHOICES = 30
+
+
+def run_show(query: str, out: Path, kind: str | None, stream: TextIO) -> int:
+    """Find ``query`` in the output folder ``out`` and print its card to ``stream``; choices
+    and errors go to stderr."""
+    import sys
+
+    try:
+        output = Output.from_folder(out)
+        entries = [e for e in output.entries if kind is None or e.get("kind") == kind]
+        found = find(entries, query)
+        if len(found) != 1:
+            _print_choices(query, found, entries, sys.stderr)
+            return EXIT_NOT_ONE
+        entity = output.entity(found[0])
+    except WahanormError as exc:
+        print(f"wahanorm show: {exc.message}", file=sys.stderr)
+        return EXIT_NOT_ONE
+    styled = stream.isatty() and not os.environ.get("NO_COLOR")
+    width = shutil.get_terminal_size((100, 24)).columns if stream.isatty() else 100
+    stream.write(render(entity, Style(styled, max(60, min(width, 140)))))
+    return EXIT_SHOWN
+
+
+# --- finding ----------------------------------------------------------------------------------
+
+
+def _slug(text: str) -> str:
+    """Lower-case words of letters and digits joined by single spaces: ``'Iron Hand' Straken``
+    → ``iron hand straken``."""
+    folded = unicodedata.normalize("NFKD", text).casefold()
+    return " ".join(re.findall(r"[^\W_]+", folded))
+
+
+def find(entries: Sequence[JSON], query: str) -> list[JSON]:
+    """The entries ``query`` names, from the most exact way of naming to the loosest: the id;
+    the whole name (or the name part of the id); every word of the query inside the name; then
+    names alike in spelling. The first way that finds anything decides."""
+    wanted = query.strip().casefold()
+    slug = _slug(query)
+    if not slug:
+        return []
+    words = slug.split()
+    tiers: list[Callable[[JSON], bool]] = [
+        lambda e: str(e["id"]).casefold() == wanted,
+        lambda e: slug in (_slug(str(e["name"])), _slug(str(e["id"]).rpartition("/")[2])),
+        lambda e: all(w in _slug(str(e["name"])) for w in words),
+    ]
+    for matches in tiers:
+        found = [e for e in entries if matches(e)]
+        if found:
+            return found
+    names = sorted({_slug(str(e["name"])) for e in entries})
+    close = set(difflib.get_close_matches(slug, names, n=5, cutoff=0.75))
+    return [e for e in entries if _slug(str(e["name"])) in close]
+
+
+def _print_choices(query: str, found: list[JSON], entries: list[JSON], err: TextIO) -> None:
+    if not found:
+        print(f"wahanorm show: nothing is named {_clean(query)!r}", file=err)
+        hints = difflib.get_close_matches(
+            _slug(query), sorted({_slug(str(e["name"])) for e in entries}), n=5, cutoff=0.5
+        )
+        if hints:
+            print(f"  did you mean: {', '.join(hints)}?", file=err)
+        return
+    print(f"wahanorm show: {len(found)} entities match {_clean(query)!r}; give an id:", file=err)
+    for entry in found[:MAX_CHOICES]:
+        print(
+            f"  {_clean(str(entry['id']))}  ({entry['kind']}: {_clean(str(entry['name']))})",
+            file=err,
+        )
+    if len(found) > MAX_CHOICES:
+        print(f"  … and {len(found) - MAX_CHOICES} more", file=err)
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _clean(text: str) -> str:
+    """``text`` with every control character (and bidirectional override) escaped as ``\\x1b``
+    or ``\\u202e``: rules text cannot move the cursor or colour the terminal."""
+    return "".join(
+        (ch.encode("unicode_escape").decode("ascii"))
+        if unicodedata.category(ch) == "Cc" or ch in _BIDI
+        else ch
+        for ch in text
+    )
+
+
+class Style:
+    """How to print: bold headings or not, and the width to wrap text at."""
+
+    def __init__(self, bold: bool, width: int) -> None:
+        self.bold = bold
+        self.width = width
+
+    def heading(self, text: str) -> str:
+        """A heading, bold on a terminal."""
+        return f"\x1b[1m{text}\x1b[0m" if self.bold else text
+
+    def wrap(self, text: str, indent: str = "  ") -> list[str]:
+        """Wrapped lines of a text, its own line breaks kept."""
+        lines: list[str] = []
+        for para in _clean_lines(text):
+            lines.extend(
+                textwrap.wrap(para, self.width, initial_indent=indent, subsequent_indent=indent)
+                or [indent]
+            )
+        return lines
+
+
+def _clean_lines(text: str) -> list[str]:
+    return [_clean(line) for line in text.split("\n")]
+
+
+def render(entity: JSON, style: Style) -> str:
+    """The card of one entity, as text ending in a newline."""
+    renderer = {"datasheet": _datasheet, "stratagem": _stratagem}.get(
+        str(entity.get("kind")), _generic
+    )
+    return "\n".join(renderer(entity, style)) + "\n"
+
+
+def _title(entity: JSON, style: Style, right: str = "") -> list[str]:
+    name = _clean(str(entity["name"])).upper()
+    right = _clean(right)
+    gap = max(2, style.width - len(name) - len(right))
+    return [style.heading(name) + (" " * gap + right if right else "")]
+
+
+def _datasheet(d: JSON, style: Style) -> list[str]:
+    facts = [d.get("faction"), "datasheet", d["id"]]
+    if d.get("base_size"):
+        facts.append(f"base {d['base_size']}")
+    lines = [*_title(d, style), _clean(" · ".join(str(f) for f in facts if f))]
+    if d.get("profiles"):
+        lines += ["", *_profiles_table(d["profiles"])]
+    for kind, label in (("ranged", "RANGED WEAPONS"), ("melee", "MELEE WEAPONS")):
+        weapons = [w for w in d.get("weapons", []) if w.get("type") == kind]
+        if weapons:
+            lines += ["", *_weapons_table(label, weapons, style)]
+    lines += _abilities(d.get("abilities") or {}, style)
+    damaged = d.get("damaged")
+    if damaged:
+        lines += ["", style.heading(f"DAMAGED: {_clean(damaged['wounds'])}")]
+        lines += style.wrap(damaged["text"])
+    for field, label in (
+        ("unit_composition", "UNIT COMPOSITION"),
+        ("wargear_options", "WARGEAR OPTIONS"),
+    ):
+        if d.get(field):
+            lines += ["", style.heading(label)]
+            for item in d[field]:
+                lines += style.wrap(f"- {item}")
+    if d.get("loadout"):
+        lines += style.wrap(d["loadout"])
+    for field, label in (("leader", "LEADER (can lead)"), ("led_by", "LED BY")):
+        if d.get(field):
+            lines += ["", style.heading(label), *style.wrap(", ".join(d[field]))]
+    for field, label in (("keywords", "KEYWORDS"), ("faction_keywords", "FACTION KEYWORDS")):
+        if d.get(field):
+            lines += ["", style.heading(label), *style.wrap(", ".join(d[field]))]
+    if d.get("points"):
+        lines += ["", style.heading("POINTS")]
+        lines += _table(["", "POINTS"], [[_points_label(p), str(p["points"])] for p in d["points"]])
+    return lines
+
+
+def _points_label(points: JSON) -> str:
+    """One row of the cost table as a player reads it (Points v2's tiers and add-ons too)."""
+    label = str(points.get("text") or "")
+    if points.get("add_on"):
+        label += " (add-on)"
+    return label
+
+
+PROFILE_COLUMNS = (
+    ("M", "movement"),
+    ("T", "toughness"),
+    ("SV", "save"),
+    ("W", "wounds"),
+    ("LD", "leadership"),
+    ("OC", "objective_control"),
+    ("INV", "invulnerable_save"),
+)
+
+
+def _profiles_table(profiles: list[JSON]) -> list[str]:
+    if not profiles:
+        return []
+    rows = [[p["name"], *(_stat(p.get(key)) for _, key in PROFILE_COLUMNS)] for p in profiles]
+    return _table(["", *(label for label, _ in PROFILE_COLUMNS)], rows)
+
+
+WEAPON_COLUMNS = (
+    ("RANGE", "range"),
+    ("A", "attacks"),
+    ("SKILL", "skill"),
+    ("S", "strength"),
+    ("AP", "armour_penetration"),
+    ("D", "damage"),
+)
+
+
+def _weapons_table(label: str, weapons: list[JSON], style: Style) -> list[str]:
+    rows = []
+    for w in weapons:
+        name = w["name"] + (f" – {w['profile']}" if w.get("profile") else "")
+        keywords = ", ".join(a["name"] for a in w.get("abilities", []))
+        rows.append([name, *(_stat(w.get(key)) for _, key in WEAPON_COLUMNS), keywords])
+    return _table([style.heading(label), *(h for h, _ in WEAPON_COLUMNS), "ABILITIES"], rows)
+
+
+def _abilities(abilities: JSON, style: Style) -> list[str]:
+    lines: list[str] = []
+    for group in ("core", "faction"):
+        named = [a["name"] + (f" {a['parameter']}" if a.get("parameter") else "")
+                 for a in abilities.get(group, [])]  # fmt: skip
+        if named:
+            lines += [f"{style.heading(group.upper())}: {_clean(', '.join(named))}"]
+    for group in ("datasheet", "wargear"):
+        for ability in abilities.get(group, []):
+            heading = ability["name"] + (" (Aura)" if ability.get("aura") else "")
+            lines += [style.heading(_clean(heading))]
+            if ability.get("text"):
+                lines += style.wrap(ability["text"])
+    return ["", style.heading("ABILITIES"), *lines] if lines else []
+
+
+def _stratagem(s: JSON, style: Style) -> list[str]:
+    cp = f"{s['cp']} CP" if s.get("cp") is not None else "CP not given"
+    origin = " – ".join(str(x) for x in (s.get("source"), s.get("category")) if x)
+    lines = [*_title(s, style, cp), _clean(f"{origin} · stratagem · {s['id']}")]
+    if s.get("rule_number"):
+        lines.append(_clean(f"Rule {s['rule_number']}"))
+    timing = timing_text(s.get("timing"))
+    if timing:
+        lines.append(_clean(f"Timing: {timing}"))
+    if s.get("flavour"):
+        lines += ["", *style.wrap(s["flavour"], indent="")]
+    for field in ("when", "target", "effect", "restrictions"):
+        if s.get(field):
+            lines += ["", style.heading(f"{field.upper()}:"), *style.wrap(s[field])]
+    return lines
+
+
+def timing_text(timing: JSON | None) -> str:
+    """A stratagem's timing as words: ``your opponent's turn: Shooting phase``. Timing v1 has
+    one turn for all its phases; a phase given as ``{phase, turn}`` (Timing v2) has its own."""
+    if not timing:
+        return ""
+    owner = {"your": "your", "opponent": "your opponent's", "either": "either player's"}
+    phases = timing.get("phases", [])
+    if any(isinstance(p, dict) for p in phases):
+        named = [f"{owner.get(p['turn'], p['turn'])} {p['phase'].title()} phase" for p in phases]
+        return " or ".join(named) or f"{owner.get(timing['turn'], timing['turn'])} turn"
+    turn = f"{owner.get(timing['turn'], timing['turn'])} turn"
+    return turn + (": " + " or ".join(f"{p.title()} phase" for p in phases) if phases else "")
+
+
+def _generic(e: JSON, style: Style) -> list[str]:
+    right = f"{e['cost']} pts" if e.get("cost") is not None else ""
+    context = [e.get("detachment") or e.get("faction"), str(e["kind"]).replace("_", " "), e["id"]]
+    lines = [*_title(e, style, right), _clean(" · ".join(str(c) for c in context if c))]
+    if e.get("rule_number"):
+        lines.append(_clean(f"Rule {e['rule_number']}"))
+    if e.get("flavour"):
+        lines += ["", *style.wrap(e["flavour"], indent="")]
+    if e.get("text"):
+        lines += ["", *style.wrap(e["text"], indent="")]
+    for section in e.get("sections", []):
+        lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
+    return lines
+
+
+def _stat(stat: Any) -> str:
+    return str(stat["text"]) if isinstance(stat, dict) else "-"
+
+
+def _table(headers: list[str], rows: Iterable[list[str]]) -> list[str]:
+    """Columns padded to their widest cell (headings may carry terminal styling, which does
+    not count towards the width)."""
+    cells = [[_clean(str(c)) for c in row] for row in rows]
+    widths = [max([_visible(h), *(len(row[i]) for row in cells)]) for i, h in enumerate(headers)]
+
+    def line(row: list[str], visible: list[int]) -> str:
+        padded = [c + " " * (widths[i] - visible[i]) for i, c in enumerate(row)]
+        return "  " + "  ".join(padded).rstrip()
+
+    out = [line(headers, [_visible(h) for h in headers])]
+    out += [line(row, [len(c) for c in row]) for row in cells]
+    return out
+
+
+def _visible(text: str) -> int:
+    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))

@@ -1,0 +1,446 @@
+"""A SQLite database of a conversion: normalised tables with keys and indexes, and an FTS5
+full-text index over every rules text (``wahanorm db OUT rules.db``, ``convert --sqlite``).
+
+Built from the output files (an output folder, or the files a conversion is about to write),
+read as plain JSON through ``index.json``. Each table is filled by one function below
+(``_datasheet_rows`` … ``_stratagem_phase_rows``), the one place that maps the contract onto
+it. Rows go in a fixed order into a temporary file that is renamed over the target at the end,
+so the same output gives the same bytes, and a reader never sees half a database.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from wahanorm.outputs import JSON, Output
+
+DB_VERSION = 1
+"""Version of the table layout; in the ``meta`` table."""
+
+SCHEMA_SQL = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE entities (
+  kind TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, hash TEXT NOT NULL,
+  variants INTEGER NOT NULL, PRIMARY KEY (kind, id)
+) WITHOUT ROWID;
+CREATE TABLE sources (
+  kind TEXT NOT NULL, entity_id TEXT NOT NULL, position INTEGER NOT NULL,
+  path TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+  PRIMARY KEY (kind, entity_id, position),
+  FOREIGN KEY (kind, entity_id) REFERENCES entities (kind, id)
+) WITHOUT ROWID;
+CREATE TABLE datasheets (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, faction TEXT NOT NULL, base_size TEXT,
+  loadout TEXT, orders TEXT, damaged_wounds TEXT, damaged_text TEXT
+) WITHOUT ROWID;
+CREATE TABLE profiles (
+  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  movement TEXT, movement_value INTEGER, toughness TEXT, toughness_value INTEGER,
+  save TEXT, save_value INTEGER, wounds TEXT, wounds_value INTEGER,
+  leadership TEXT, leadership_value INTEGER, objective_control TEXT,
+  objective_control_value INTEGER, invulnerable_save TEXT, invulnerable_save_value INTEGER,
+  PRIMARY KEY (datasheet_id, position)
+) WITHOUT ROWID;
+CREATE TABLE weapons (
+  id INTEGER PRIMARY KEY, datasheet_id TEXT NOT NULL REFERENCES datasheets (id),
+  position INTEGER NOT NULL, name TEXT NOT NULL, profile TEXT, type TEXT NOT NULL,
+  range TEXT, range_value INTEGER, attacks TEXT, attacks_value INTEGER,
+  skill TEXT, skill_value INTEGER, strength TEXT, strength_value INTEGER,
+  armour_penetration TEXT, armour_penetration_value INTEGER, damage TEXT, damage_value INTEGER,
+  UNIQUE (datasheet_id, position)
+);
+CREATE TABLE weapon_abilities (
+  weapon_id INTEGER NOT NULL REFERENCES weapons (id), position INTEGER NOT NULL,
+  ability TEXT NOT NULL, name TEXT NOT NULL, keyword TEXT, threshold INTEGER, value TEXT,
+  condition TEXT, PRIMARY KEY (weapon_id, position)
+) WITHOUT ROWID;
+CREATE TABLE abilities (
+  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), "group" TEXT NOT NULL,
+  position INTEGER NOT NULL, name TEXT NOT NULL, parameter TEXT, text TEXT,
+  aura INTEGER NOT NULL, PRIMARY KEY (datasheet_id, "group", position)
+) WITHOUT ROWID;
+CREATE TABLE points (
+  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), position INTEGER NOT NULL,
+  models INTEGER, points INTEGER NOT NULL, text TEXT NOT NULL,
+  add_on INTEGER NOT NULL, units_from INTEGER, units_to INTEGER,
+  PRIMARY KEY (datasheet_id, position)
+) WITHOUT ROWID;
+CREATE TABLE keywords (
+  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), keyword TEXT NOT NULL,
+  faction INTEGER NOT NULL, PRIMARY KEY (datasheet_id, faction, keyword)
+) WITHOUT ROWID;
+CREATE TABLE datasheet_lines (
+  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), section TEXT NOT NULL,
+  position INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (datasheet_id, section, position)
+) WITHOUT ROWID;
+CREATE TABLE datasheet_links (
+  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), relation TEXT NOT NULL,
+  target_id TEXT NOT NULL, PRIMARY KEY (datasheet_id, relation, target_id)
+) WITHOUT ROWID;
+CREATE TABLE stratagems (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, cp INTEGER, source TEXT NOT NULL, category TEXT,
+  rule_number TEXT, flavour TEXT, "when" TEXT, target TEXT, effect TEXT, restrictions TEXT,
+  turn TEXT
+) WITHOUT ROWID;
+CREATE TABLE stratagem_phases (
+  stratagem_id TEXT NOT NULL REFERENCES stratagems (id), phase TEXT NOT NULL,
+  turn TEXT NOT NULL, PRIMARY KEY (stratagem_id, phase)
+) WITHOUT ROWID;
+CREATE TABLE rules (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, rule_number TEXT, text TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE detachments (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, faction TEXT, dp INTEGER,
+  force_disposition TEXT, flavour TEXT, text TEXT
+) WITHOUT ROWID;
+CREATE TABLE detachment_rules (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, detachment TEXT NOT NULL, flavour TEXT,
+  text TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE enhancements (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, detachment TEXT, faction TEXT, cost INTEGER,
+  flavour TEXT, text TEXT
+) WITHOUT ROWID;
+CREATE TABLE diagnostics (
+  id INTEGER PRIMARY KEY, severity TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL,
+  path TEXT NOT NULL, line INTEGER, "column" INTEGER, excerpt TEXT
+);
+CREATE VIRTUAL TABLE rules_text USING fts5 (
+  kind UNINDEXED, entity_id UNINDEXED, field UNINDEXED, name, text,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+
+INDEXES_SQL = """
+CREATE INDEX entities_name ON entities (name COLLATE NOCASE);
+CREATE INDEX datasheets_faction ON datasheets (faction);
+CREATE INDEX datasheets_name ON datasheets (name COLLATE NOCASE);
+CREATE INDEX profiles_toughness ON profiles (toughness_value);
+CREATE INDEX weapons_name ON weapons (name COLLATE NOCASE);
+CREATE INDEX weapon_abilities_ability ON weapon_abilities (ability, keyword);
+CREATE INDEX abilities_name ON abilities (name COLLATE NOCASE);
+CREATE INDEX points_points ON points (points);
+CREATE INDEX keywords_keyword ON keywords (keyword, faction);
+CREATE INDEX datasheet_links_target ON datasheet_links (target_id);
+CREATE INDEX stratagems_source ON stratagems (source);
+CREATE INDEX stratagem_phases_phase ON stratagem_phases (phase, turn);
+CREATE INDEX detachment_rules_detachment ON detachment_rules (detachment);
+CREATE INDEX enhancements_detachment ON enhancements (detachment);
+CREATE INDEX diagnostics_code ON diagnostics (code, severity);
+"""
+
+Row = tuple[Any, ...]
+Rows = dict[str, list[Row]]
+STAT_NAMES = (
+    "movement",
+    "toughness",
+    "save",
+    "wounds",
+    "leadership",
+    "objective_control",
+    "invulnerable_save",
+)
+WEAPON_STATS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
+
+
+def build_database(source: Path | str | Output, target: Path | str) -> Path:
+    """Write the database of an output folder (or of ``Output.from_files``) to ``target``,
+    replacing it whole. Returns the target's path."""
+    output = source if isinstance(source, Output) else Output.from_folder(Path(source))
+    rows = collect_rows(output)
+    path = Path(target)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        _write(tmp, rows)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def build_from_files(files: Mapping[str, str], target: Path | str) -> Path:
+    """The database of the files a conversion writes (``relative path → text``)."""
+    return build_database(Output.from_files(files), target)
+
+
+def collect_rows(output: Output) -> Rows:
+    """Every row of every table, in the order they are inserted (the index's order)."""
+    rows: Rows = defaultdict(list)
+    index = output.index
+    rows["meta"] = [
+        ("data_version", index.get("data_version")),
+        ("db_version", str(DB_VERSION)),
+        ("generator", index.get("generator")),
+        ("schema_version", str(index.get("schema_version"))),
+    ]
+    next_weapon = [1]
+    for entry in output.entries:
+        entity = output.entity(entry)
+        kind = str(entry["kind"])
+        rows["entities"].append(
+            (kind, entry["id"], entry["name"], entry["hash"], entry.get("variants", 0))
+        )
+        for position, src in enumerate(entity.get("sources", [])):
+            rows["sources"].append(
+                (kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
+            )
+        filler = _FILLERS.get(kind)
+        if filler is not None:
+            filler(entity, rows, next_weapon)
+    for number, d in enumerate(index.get("diagnostics", []), start=1):
+        rows["diagnostics"].append(
+            (
+                number,
+                d["severity"],
+                d["code"],
+                d["message"],
+                d["path"],
+                d.get("line"),
+                d.get("column"),
+                d.get("excerpt"),
+            )
+        )
+    return rows
+
+
+# --- one function per kind: the contract → rows ---------------------------------------------
+
+
+def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
+    did = d["id"]
+    damaged = d.get("damaged") or {}
+    rows["datasheets"].append(
+        (
+            did,
+            d["name"],
+            d["faction"],
+            d.get("base_size"),
+            d.get("loadout"),
+            d.get("orders"),
+            damaged.get("wounds"),
+            damaged.get("text"),
+        )
+    )
+    for position, profile in enumerate(d.get("profiles", [])):
+        stats = [x for name in STAT_NAMES for x in _stat(profile.get(name))]
+        rows["profiles"].append((did, position, profile["name"], *stats))
+    for position, weapon in enumerate(d.get("weapons", [])):
+        weapon_id = next_weapon[0]
+        next_weapon[0] += 1
+        stats = [x for name in WEAPON_STATS for x in _stat(weapon.get(name))]
+        rows["weapons"].append(
+            (
+                weapon_id,
+                did,
+                position,
+                weapon["name"],
+                weapon.get("profile"),
+                weapon["type"],
+                *stats,
+            )
+        )
+        for number, ab in enumerate(weapon.get("abilities", [])):
+            rows["weapon_abilities"].append(
+                (
+                    weapon_id,
+                    number,
+                    ab["id"],
+                    ab["name"],
+                    ab.get("keyword"),
+                    ab.get("threshold"),
+                    ab.get("value"),
+                    ab.get("condition"),
+                )
+            )
+    for group, abilities in sorted((d.get("abilities") or {}).items()):
+        for position, ab in enumerate(abilities):
+            rows["abilities"].append(
+                (
+                    did,
+                    group,
+                    position,
+                    ab["name"],
+                    ab.get("parameter"),
+                    ab.get("text"),
+                    int(bool(ab.get("aura"))),
+                )
+            )
+            _text(rows, "datasheet", did, f"ability:{group}", ab["name"], ab.get("text"))
+    _text(rows, "datasheet", did, "damaged", d["name"], damaged.get("text"))
+    for position, p in enumerate(d.get("points", [])):
+        rows["points"].append(
+            (
+                did,
+                position,
+                p.get("models"),
+                p["points"],
+                p["text"],
+                int(bool(p.get("add_on"))),
+                p.get("units_from"),
+                p.get("units_to"),
+            )
+        )
+    for flag, field in ((0, "keywords"), (1, "faction_keywords")):
+        for keyword in sorted(set(d.get(field, []))):
+            rows["keywords"].append((did, keyword, flag))
+    for section in ("unit_composition", "wargear_options"):
+        for position, line in enumerate(d.get(section, [])):
+            rows["datasheet_lines"].append((did, section, position, line))
+    for relation in ("leader", "led_by", "stratagems", "detachment_rules", "enhancements"):
+        for target in sorted(set(d.get(relation, []))):
+            rows["datasheet_links"].append((did, relation, target))
+
+
+def _stratagem_rows(s: JSON, rows: Rows, _: list[int]) -> None:
+    timing = s.get("timing") or {}
+    rows["stratagems"].append(
+        (
+            s["id"],
+            s["name"],
+            s.get("cp"),
+            s["source"],
+            s.get("category"),
+            s.get("rule_number"),
+            s.get("flavour"),
+            s.get("when"),
+            s.get("target"),
+            s.get("effect"),
+            s.get("restrictions"),
+            timing.get("turn"),
+        )
+    )
+    rows["stratagem_phases"].extend(_stratagem_phase_rows(s["id"], timing))
+    for field in ("when", "target", "effect", "restrictions"):
+        _text(rows, "stratagem", s["id"], field, s["name"], s.get(field))
+
+
+def _stratagem_phase_rows(stratagem_id: str, timing: JSON) -> Iterator[Row]:
+    """(stratagem_id, phase, turn) for each phase the stratagem is used in. Timing v1 names the
+    phases and one turn for all; a phase given as ``{phase, turn}`` (Timing v2) says its own."""
+    seen: set[str] = set()
+    for item in timing.get("phases", []):
+        phase, turn = (
+            (item["phase"], item["turn"]) if isinstance(item, dict) else (item, timing["turn"])
+        )
+        if phase not in seen:
+            seen.add(phase)
+            yield (stratagem_id, phase, turn)
+
+
+def _rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
+    rows["rules"].append((r["id"], r["name"], r.get("rule_number"), r["text"]))
+    _text(rows, "rule", r["id"], "text", r["name"], r["text"])
+    for section in r.get("sections", []):
+        _text(rows, "rule", r["id"], f"section:{section['label']}", r["name"], section["text"])
+
+
+def _detachment_rows(d: JSON, rows: Rows, _: list[int]) -> None:
+    rows["detachments"].append(
+        (
+            d["id"],
+            d["name"],
+            d.get("faction"),
+            d.get("dp"),
+            d.get("force_disposition"),
+            d.get("flavour"),
+            d.get("text"),
+        )
+    )
+    _text(rows, "detachment", d["id"], "text", d["name"], d.get("text"))
+
+
+def _detachment_rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
+    rows["detachment_rules"].append(
+        (r["id"], r["name"], r["detachment"], r.get("flavour"), r["text"])
+    )
+    _text(rows, "detachment_rule", r["id"], "text", r["name"], r["text"])
+
+
+def _enhancement_rows(e: JSON, rows: Rows, _: list[int]) -> None:
+    rows["enhancements"].append(
+        (
+            e["id"],
+            e["name"],
+            e.get("detachment"),
+            e.get("faction"),
+            e.get("cost"),
+            e.get("flavour"),
+            e.get("text"),
+        )
+    )
+    _text(rows, "enhancement", e["id"], "text", e["name"], e.get("text"))
+
+
+_FILLERS = {
+    "datasheet": _datasheet_rows,
+    "stratagem": _stratagem_rows,
+    "rule": _rule_rows,
+    "detachment": _detachment_rows,
+    "detachment_rule": _detachment_rule_rows,
+    "enhancement": _enhancement_rows,
+}
+
+
+def _stat(stat: JSON | None) -> tuple[str | None, int | None]:
+    return (stat["text"], stat.get("value")) if stat else (None, None)
+
+
+def _text(rows: Rows, kind: str, entity_id: str, field: str, name: str, text: str | None) -> None:
+    if text:
+        rows["rules_text"].append((kind, entity_id, field, name, text))
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _write(path: Path, rows: Rows) -> None:
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
+        db.execute("BEGIN")
+        _script(db, SCHEMA_SQL)
+        for table in _tables(db):
+            _insert(db, table, rows.get(table, []))
+        _script(db, INDEXES_SQL)
+        db.execute("INSERT INTO rules_text (rules_text) VALUES ('optimize')")
+        db.execute("COMMIT")
+        # Checked once at the end (cheaper than on every insert): the rows come from one
+        # index, so a row without its parent is a bug here, not in the input.
+        problems = db.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise ValueError(f"database rows without their parent: {problems[:3]}")
+    finally:
+        db.close()
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    # executescript would commit the open transaction; one statement at a time keeps it.
+    for statement in sql.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _tables(db: sqlite3.Connection) -> list[str]:
+    """The tables in the order they were created (parents before children)."""
+    found = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' "
+        "AND name NOT LIKE 'rules_text_%' ORDER BY rowid"
+    ).fetchall()
+    return [name for (name,) in found] + ["rules_text"]
+
+
+def _insert(db: sqlite3.Connection, table: str, rows: Iterable[Row]) -> None:
+    rows = list(rows)
+    if not rows:
+        return
+    marks = ", ".join("?" * len(rows[0]))
+    db.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)

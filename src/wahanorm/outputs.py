@@ -1,0 +1,92 @@
+"""Reading an output folder back: its ``index.json`` and, through the index, its entity files.
+
+Entity files are found from the entries of ``index.json`` by ``emit``'s path function (one
+place knows the layout of ``out/``), never by walking the folder. Entities are read as plain
+JSON here (fast, and no pydantic); ``wahanorm.load`` turns them into models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from wahanorm import emit
+from wahanorm.errors import InputError
+
+JSON = dict[str, Any]
+
+
+def entity_file(entry: Mapping[str, Any]) -> str:
+    """Where the file of one ``index.json`` entry lives, relative to the output folder."""
+    return emit.entity_path(Path(), str(entry["kind"]), str(entry["id"])).as_posix()
+
+
+@dataclass
+class Output:
+    """An output folder (or the files a conversion would write): its index and its entities."""
+
+    label: str
+    index: JSON
+    texts: Mapping[str, str] | None = None
+    folder: Path | None = None
+
+    @classmethod
+    def from_folder(cls, folder: Path) -> Output:
+        """The output folder ``folder``; an error if it holds no readable ``index.json``."""
+        path = folder / emit.INDEX_NAME
+        if not path.is_file():
+            raise InputError(
+                f"{folder}: not an output folder (no {emit.INDEX_NAME}); run "
+                "'wahanorm convert' first or give --out",
+                path=str(folder),
+            )
+        return cls(str(folder), _parse(str(path), path.read_bytes()), folder=folder)
+
+    @classmethod
+    def from_files(cls, files: Mapping[str, str], label: str = "<conversion>") -> Output:
+        """The files of a conversion, ``relative path → text`` (``Conversion.files``)."""
+        if emit.INDEX_NAME not in files:
+            raise InputError(f"{label}: no {emit.INDEX_NAME} among the files", path=label)
+        return cls(label, _parse(emit.INDEX_NAME, files[emit.INDEX_NAME].encode()), texts=files)
+
+    @property
+    def entries(self) -> list[JSON]:
+        """The index's entries, in its order (kind, then id)."""
+        entries = self.index.get("entities", [])
+        return entries if isinstance(entries, list) else []
+
+    def entity(self, entry: Mapping[str, Any]) -> JSON:
+        """The entity file of one index entry, as JSON."""
+        rel = entity_file(entry)
+        if self.texts is not None:
+            if rel not in self.texts:
+                raise InputError(f"{self.label}: {rel} is listed in the index but missing")
+            data = _parse(rel, self.texts[rel].encode())
+        else:
+            assert self.folder is not None
+            try:
+                raw = (self.folder / rel).read_bytes()
+            except OSError as exc:
+                raise InputError(
+                    f"{self.label}: cannot read {rel}, listed in the index ({exc.strerror})"
+                ) from exc
+            data = _parse(rel, raw)
+        if not isinstance(data, dict):
+            raise InputError(f"{self.label}: {rel} is not an entity (not a JSON object)")
+        return data
+
+    def entities(self) -> Iterator[JSON]:
+        """Every entity, in the index's order."""
+        for entry in self.entries:
+            yield self.entity(entry)
+
+
+def _parse(where: str, raw: bytes) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"{where} is not valid JSON ({exc})", path=where) from exc
