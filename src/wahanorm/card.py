@@ -153,7 +153,7 @@ def render(entity: JSON, style: Style) -> str:
 
 
 def _title(entity: JSON, style: Style, right: str = "") -> list[str]:
-    name = _clean(str(entity["name"])).upper()
+    name = _clean(str(entity["name"]).upper())
     right = _clean(right)
     gap = max(2, style.width - len(name) - len(right))
     return [style.heading(name) + (" " * gap + right if right else "")]

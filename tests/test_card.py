@@ -1,0 +1,161 @@
+"""``wahanorm show``: the card of a datasheet and of a stratagem from the committed ``out/``,
+found by id or a forgiving name, choices when ambiguous, plain text off a terminal, and rules text
+that cannot drive the terminal."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+import wahanorm
+from wahanorm import cli
+from wahanorm.card import run_show, timing_text
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "out"
+
+
+def show(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(["show", *args, "--out", str(OUT)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_datasheet_card_has_its_weapons_abilities_keywords_and_points(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = show(capsys, "world-eaters/bloodthirster")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "BLOODTHIRSTER"
+    assert lines[1] == "World Eaters · datasheet · world-eaters/bloodthirster"
+    header = next(line for line in lines if "RANGED WEAPONS" in line)
+    assert header.split() == [
+        "RANGED",
+        "WEAPONS",
+        "RANGE",
+        "A",
+        "SKILL",
+        "S",
+        "AP",
+        "D",
+        "ABILITIES",
+    ]
+    assert '  Bloodflail       12"    1   2+     16  -3  D6+1  DEVASTATING WOUNDS' in lines
+    assert any(line.split()[:5] == ["Axe", "of", "Khorne", "–", "strike"] for line in lines)
+    assert "CORE: Deadly Demise D6, Deep Strike" in lines
+    assert "Daemon Lord of Khorne (Aura)" in lines
+    assert "  BLOODTHIRSTER, CHAOS, CHARACTER, DAEMON, FLY, KHORNE, MONSTER, SUMMONED" in lines
+    assert lines[-1].split() == ["1", "model", "305"]
+
+
+def test_profiles_are_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    slice_ = REPO / "tests/fixtures/export/wahapedia-10ed-2026-02-14"
+    wahanorm.write(tmp_path / "out", wahanorm.convert(slice_))
+    assert cli.main(["show", "boyz", "--out", str(tmp_path / "out"), "--kind", "datasheet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines.index(next(line for line in lines if line.split()[:2] == ["M", "T"]))
+    assert lines[header].split() == ["M", "T", "SV", "W", "LD", "OC", "INV"]
+    rows = [line.split() for line in lines[header + 1 : header + 3]]
+    # Datasheets_models.csv: BOY 6" 5 5+ 1 7+ 2, BOSS NOB 6" 5 5+ 2 7+ 2, no invulnerable save
+    assert rows == [["BOY", '6"', "5", "5+", "1", "7+", "2", "-"],
+                    ["BOSS", "NOB", '6"', "5", "5+", "2", "7+", "2", "-"]]  # fmt: skip
+
+
+def test_a_stratagem_card_has_cp_timing_and_its_sections(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = show(capsys, "blitz-brigade/mount-up-ladz")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("MOUNT UP, LADZ") and lines[0].endswith("1 CP")
+    assert lines[1] == "Blitz Brigade – Strategic Ploy · stratagem · blitz-brigade/mount-up-ladz"
+    assert "Timing: either player's turn: Fight phase" in lines
+    assert lines[lines.index("WHEN:") + 1] == "  End of the Fight phase."
+    assert "TARGET:" in lines and "EFFECT:" in lines
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "iron hand straken",
+        "'IRON HAND' STRAKEN",
+        "straken",
+        "Iron-Hand Strakken",
+        "iron-hand-straken",
+    ],
+)
+def test_names_are_matched_forgivingly(capsys: pytest.CaptureFixture[str], query: str) -> None:
+    code, out, _ = show(capsys, query)
+    assert code == 0
+    assert out.splitlines()[0] == "'IRON HAND' STRAKEN"
+
+
+def test_ambiguous_names_list_the_choices_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = show(capsys, "Command Re-roll")
+    assert (code, out) == (2, "")
+    assert "2 entities match 'Command Re-roll'" in err
+    assert "  boarding-actions/command-re-roll  (stratagem: COMMAND RE-ROLL)" in err
+    assert "  core/command-re-roll  (stratagem: COMMAND RE-ROLL)" in err
+    code, out, _ = show(capsys, "core/command-re-roll")
+    assert code == 0 and out.startswith("COMMAND RE-ROLL")
+
+
+def test_nothing_found_exits_2_and_so_does_a_missing_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = show(capsys, "xyzzy plugh")
+    assert (code, out) == (2, "") and "nothing is named 'xyzzy plugh'" in err
+    assert cli.main(["show", "x", "--out", str(tmp_path)]) == 2
+    assert "not an output folder" in capsys.readouterr().err
+
+
+def test_kind_narrows_the_search(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = show(capsys, "deadly demise", "--kind", "rule")
+    assert code == 0 and out.splitlines()[1] == "rule · core/deadly-demise"
+    code, _, err = show(capsys, "deadly demise", "--kind", "stratagem")
+    assert code == 2 and "nothing is named" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_bold_headings_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    terminal, pipe = _Terminal(), io.StringIO()
+    assert run_show("world-eaters/bloodthirster", OUT, None, terminal) == 0
+    assert run_show("world-eaters/bloodthirster", OUT, None, pipe) == 0
+    assert "\x1b[1mBLOODTHIRSTER\x1b[0m" in terminal.getvalue()
+    assert "\x1b" not in pipe.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = _Terminal()
+    assert run_show("world-eaters/bloodthirster", OUT, None, plain) == 0
+    assert "\x1b" not in plain.getvalue()
+
+
+def test_control_characters_in_the_text_are_printed_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = wahanorm.Rule(
+        id="core/hostile", name="Hostile\x1b[2J", text="Red \x1b[31malert\x07 \u202eevil\rline"
+    )
+    wahanorm.write(tmp_path / "out", wahanorm.Result([hostile], []))
+    assert cli.main(["show", "core/hostile", "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out and "\r" not in out
+    assert "HOSTILE\\x1b[2J" in out
+    assert "Red \\x1b[31malert\\x07 \\u202eevil\\rline" in out
+
+
+def test_timing_reads_both_timing_shapes() -> None:
+    assert timing_text({"turn": "opponent", "phases": ["shooting"]}) == (
+        "your opponent's turn: Shooting phase"
+    )
+    assert timing_text({"turn": "either", "phases": []}) == "either player's turn"
+    v2 = {"turn": "either", "phases": [{"phase": "shooting", "turn": "opponent"},
+                                        {"phase": "fight", "turn": "either"}]}  # fmt: skip
+    assert timing_text(v2) == "your opponent's Shooting phase or either player's Fight phase"
