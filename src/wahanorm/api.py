@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from wahanorm.diff.result import DiffReport
     from wahanorm.extraction import Entity
     from wahanorm.models import Diagnostic, Index
+    from wahanorm.pipeline import Conversion
 
 PathLike = str | Path
 TextFormat = Literal["text", "html"]
@@ -122,10 +123,7 @@ def _snapshot(side: PathLike | Result) -> Snapshot:
     return load_side(str(side))[0]
 
 
-def _result(conversion: object) -> Result:
-    from wahanorm.pipeline import Conversion
-
-    assert isinstance(conversion, Conversion)
+def _result(conversion: Conversion) -> Result:
     return Result(
         list(conversion.entities),
         list(conversion.diagnostics),
