@@ -159,3 +159,23 @@ def test_timing_reads_both_timing_shapes() -> None:
     v2 = {"turn": "either", "phases": [{"phase": "shooting", "turn": "opponent"},
                                         {"phase": "fight", "turn": "either"}]}  # fmt: skip
     assert timing_text(v2) == "your opponent's Shooting phase or either player's Fight phase"
+
+
+def test_edition_narrows_the_search_and_names_itself_in_the_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The index of an output holding both editions names each entry's edition (contract v2).
+    import json
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(OUT, out)
+    index = json.loads((out / "index.json").read_text())
+    for entry in index["entities"]:
+        entry["edition"] = 11 if entry["id"] == "core/command-re-roll" else 10
+    (out / "index.json").write_text(json.dumps(index))
+    assert cli.main(["show", "command re-roll", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "  core/command-re-roll  (stratagem, 11th edition: COMMAND RE-ROLL)" in err
+    assert cli.main(["show", "command re-roll", "--out", str(out), "--edition", "11"]) == 0
+    assert "core/command-re-roll" in capsys.readouterr().out.splitlines()[1]

@@ -28,14 +28,16 @@ EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
 MAX_CHOICES = 30
 
 
-def run_show(query: str, out: Path, kind: str | None, stream: TextIO) -> int:
-    """Find ``query`` in the output folder ``out`` and print its card to ``stream``; choices
-    and errors go to stderr."""
+def run_show(
+    query: str, out: Path, kind: str | None, stream: TextIO, edition: int | None = None
+) -> int:
+    """Find ``query`` in the output folder ``out`` (among one ``kind``, one ``edition`` when
+    given) and print its card to ``stream``; choices and errors go to stderr."""
     import sys
 
     try:
         output = Output.from_folder(out)
-        entries = [e for e in output.entries if kind is None or e.get("kind") == kind]
+        entries = [e for e in output.entries if _wanted(e, kind, edition)]
         found = find(entries, query)
         if len(found) != 1:
             _print_choices(query, found, entries, sys.stderr)
@@ -51,6 +53,14 @@ def run_show(query: str, out: Path, kind: str | None, stream: TextIO) -> int:
 
 
 # --- finding ----------------------------------------------------------------------------------
+
+
+def _wanted(entry: JSON, kind: str | None, edition: int | None) -> bool:
+    """Whether an index entry is of the kind and edition asked for (an entry that names no
+    edition is of any)."""
+    if kind is not None and entry.get("kind") != kind:
+        return False
+    return edition is None or entry.get("edition") in (None, edition)
 
 
 def _slug(text: str) -> str:
@@ -94,8 +104,10 @@ def _print_choices(query: str, found: list[JSON], entries: list[JSON], err: Text
         return
     print(f"wahanorm show: {len(found)} entities match {_clean(query)!r}; give an id:", file=err)
     for entry in found[:MAX_CHOICES]:
+        edition = f", {entry['edition']}th edition" if entry.get("edition") else ""
         print(
-            f"  {_clean(str(entry['id']))}  ({entry['kind']}: {_clean(str(entry['name']))})",
+            f"  {_clean(str(entry['id']))}  ({entry['kind']}{edition}: "
+            f"{_clean(str(entry['name']))})",
             file=err,
         )
     if len(found) > MAX_CHOICES:

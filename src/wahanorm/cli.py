@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("query", metavar="NAME-OR-ID", help="an id or (part of) a name")
     show.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
     show.add_argument("--kind", choices=KIND_CHOICES, help="look only among entities of this kind")
+    show.add_argument(
+        "--edition", type=int, choices=(10, 11), help="look only among rules of this edition"
+    )
 
     schema = commands.add_parser("schema", help="print the JSON Schema of an output file kind")
     schema.add_argument(
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "show":
             from wahanorm.card import run_show
 
-            return run_show(args.query, args.out, args.kind, sys.stdout)
+            return run_show(args.query, args.out, args.kind, sys.stdout, args.edition)
         if args.command == "schema":
             return run_schema(args.which)
         if args.command == "diff":
