@@ -154,14 +154,14 @@ class Points(Model):
     points: int
     """The cost in points."""
     text: str
-    """The line as printed: ``5 models 95``."""
+    """The line's label as printed: ``5 models``, ``Tidewall Defence Platform +20``."""
 
 
 class Damaged(Model):
     """The DAMAGED profile: the wounds range and what happens."""
 
     wounds: str
-    """The wounds range the DAMAGED profile applies in, as printed: ``1-6 WOUNDS REMAINING``."""
+    """The wounds remaining in which the DAMAGED profile applies, as printed: ``1-6``."""
     text: str
     """What happens while the model is damaged."""
 
