@@ -23,7 +23,6 @@ from wahanorm.models import (
     Rule,
     SourceRef,
     Stratagem,
-    Timing,
 )
 from wahanorm.parse.datasheet import parse_datasheet
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
@@ -184,7 +183,6 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
             f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
             block.first,
         )
-    timing = derive_timing(entry.body.when)
     return Stratagem(
         id=make_id(entry.source, entry.name),
         name=entry.name,
@@ -198,7 +196,7 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
         target=entry.body.target,
         effect=entry.body.effect,
         restrictions=entry.body.restrictions,
-        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,
+        timing=derive_timing(entry.body.when),
     )
 
 

@@ -116,11 +116,34 @@ class Damaged(Model):
     text: str
 
 
+Phase = Literal["command", "movement", "shooting", "charge", "fight"]
+"""A phase of a battle round's turn, in the order a turn plays them."""
+Turn = Literal["your", "opponent", "either"]
+"""Whose turn: the player's own, the opponent's, or either player's."""
+
+
+class PhaseTiming(Model):
+    """One phase a stratagem can be used in, and whose turn that phase must be."""
+
+    phase: Phase
+    """The phase the WHEN names (a step such as Reinforcements counts as its phase)."""
+    turn: Turn
+    """Whose turn the WHEN says for this phase ("your opponent's Shooting phase" → opponent;
+    "the Fight phase" → either)."""
+
+
 class Timing(Model):
     """When a stratagem can be used, derived from its WHEN."""
 
-    turn: Literal["your", "opponent", "either"]
-    phases: list[str] = []
+    turn: Turn
+    """Whose turn overall: the one turn all its phases share, else either."""
+    phases: list[PhaseTiming] = []
+    """Each phase the WHEN names with whose turn it is, in turn order; for "any phase" every
+    phase not excluded."""
+    any_phase: bool = False
+    """The WHEN says "any phase" ("Start of any phase", "End of any of your phases")."""
+    excluded_phases: list[Phase] = []
+    """Phases an "any phase" WHEN excludes ("(excluding the Command phase)")."""
 
 
 class Entity(Model):
@@ -171,11 +194,27 @@ class Stratagem(Entity):
     """Other versions seen under the same id when sources disagree."""
 
 
+class DetachmentAbility(Model):
+    """One named sub-ability of a detachment rule, with its cost where the rule prints one."""
+
+    name: str
+    """The sub-ability's name ("Daemonic Rage")."""
+    cost: str | None = None
+    """Its cost as printed, without brackets ("3BTP"), or None."""
+    text: str
+    """Its rule text."""
+
+
 class DetachmentRule(Entity):
     kind: Literal["detachment_rule"] = "detachment_rule"
     detachment: str
     flavour: str | None = None
     text: str
+    abilities: list[DetachmentAbility] = []
+    """The named sub-abilities the rule lists ("- Daemonic Rage [3BTP]: …"), each whole;
+    ``text`` keeps the rule's own text before them."""
+    restrictions: str | None = None
+    """The detachment's RESTRICTIONS, apart from its rule text."""
     variants: list[DetachmentRule] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -195,6 +234,9 @@ class Rule(Entity):
     kind: Literal["rule"] = "rule"
     rule_number: str | None = None
     text: str
+    tables: list[list[list[str]]] = []
+    """Tables the rule announces ("as shown below."), each a list of rows of cells, in the
+    order the source prints them."""
     variants: list[Rule] = []
     """Other versions seen under the same id when sources disagree."""
 

@@ -17,7 +17,7 @@ from wahanorm.extraction import Entity
 from wahanorm.html_page import dom
 from wahanorm.html_page.dom import Element
 from wahanorm.ids import make_id
-from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem, Timing
+from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
 from wahanorm.parse.stratagems import derive_timing, parse_body, split_source
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
@@ -202,7 +202,6 @@ def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     body_el = dom.select_one(wrap, "div", "str10Text")
     if body_el is not None:
         fields = _stratagem_body(body_el, name, ctx)
-    timing = derive_timing(fields.get("when"))
     return Stratagem(
         id=make_id(source, name),
         name=name,
@@ -211,7 +210,7 @@ def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
         source=source,
         category=category,
         flavour=("\n".join(dom.text_lines(legend)) or None) if legend is not None else None,
-        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,
+        timing=derive_timing(fields.get("when")),
         **fields,
     )
 
