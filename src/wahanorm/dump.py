@@ -25,6 +25,7 @@ from wahanorm.models import (
     Stratagem,
 )
 from wahanorm.parse.datasheet import parse_datasheet
+from wahanorm.parse.detachment import split_detachment_text
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
 from wahanorm.segment import (
     BRACKET_RULE,
@@ -205,13 +206,16 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
     detachment, flavour, text = _detachment_entry(block.lines[1:])
     if not text:
         report.warning("hole", f"detachment rule {name!r} has no text", block.first)
+    split = split_detachment_text(text or "")
     return DetachmentRule(
         id=make_id(detachment, name),
         name=name,
         sources=_source(path, block),
         detachment=detachment,
         flavour=flavour,
-        text=text or "",
+        text=split.text,
+        abilities=split.abilities,
+        restrictions=split.restrictions,
     )
 
 

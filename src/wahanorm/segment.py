@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from wahanorm.clean.chrome import is_datasheet_header, is_role_line
+from wahanorm.clean.chrome import is_datasheet_header
 from wahanorm.clean.lines import Line
 from wahanorm.parse.abilities import CORE_ABILITIES
 
@@ -93,16 +93,14 @@ def is_prose(text: str) -> bool:
 
 
 def is_title(text: str) -> bool:
-    """A short title line: ``Hit Roll``, ``2. Battle-shock``, ``Waaagh!`` — not a sentence, not a
-    label, not a bullet, not a role line, not all capitals."""
+    """A short title line: ``Hit Roll``, ``2. Battle-shock``, ``Waaagh!``, ``Characters`` — not a
+    sentence, not a label, not a bullet, not all capitals."""
     words = text.split()
     if not 1 <= len(words) <= 6 or text.startswith(("-", "|", "+", "(")):
         return False
     if text.endswith((".", ":", ",", ";")) or ":" in text or text.isupper():
         return False
-    return (text[0].isupper() or re.match(r"^\d+\. \S", text) is not None) and not is_role_line(
-        text
-    )
+    return text[0].isupper() or re.match(r"^\d+\. \S", text) is not None
 
 
 def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
@@ -128,7 +126,9 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
         return "rule"
     if text in _CORE_CAPS and is_prose(following):
         return "rule"
-    if is_title(text) and is_prose(following):
+    if is_title(text) and is_prose(following) and not KEYWORD_USAGE.match(following):
+        # An army-list role line ("Characters") is also a glossary title when prose follows it;
+        # under a keyword-usage list it is followed by the next list's heading instead.
         return "rule"
     return None
 

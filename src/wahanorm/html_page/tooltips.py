@@ -18,6 +18,7 @@ from wahanorm.html_page import dom
 from wahanorm.html_page.dom import Element
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
+from wahanorm.parse.detachment import split_detachment_text
 from wahanorm.parse.stratagems import derive_timing, parse_body, split_source
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
@@ -145,13 +146,16 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
             "html-detachment-rule", "detachment rule tooltip not complete", line=span.sourceline
         )
         return None
+    split = split_detachment_text(text)
     return DetachmentRule(
         id=make_id(detachment, name),
         name=name,
         sources=_source(span, ctx),
         detachment=detachment,
         flavour=_flavour(span),
-        text=text,
+        text=split.text,
+        abilities=split.abilities,
+        restrictions=split.restrictions,
     )
 
 
