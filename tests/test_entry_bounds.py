@@ -103,3 +103,51 @@ def test_characters_exists_and_voice_of_command_ends_where_it_should(
         "raw/003_3bddafab6d78ca00.txt",
         "raw/004_915fe25d03f9d2ef.txt",
     }
+
+
+def test_sidebar_after_see_also_is_its_own_entry() -> None:
+    rules = [e for e in _dump("sidebar_after_see_also.txt").entities if isinstance(e, Rule)]
+    shock = next(r for r in rules if r.id == "core/battle-shock-rolls")
+    assert shock.text.endswith("- Battle-shock Test 01.07.02")
+    sidebar = next(r for r in rules if r.name == "BATTLEFIELD MORALE")
+    assert sidebar.text.startswith("The morale and organisation of troops can waver")
+    assert (sidebar.sources[0].line_start, sidebar.sources[0].line_end) == (13, 14)
+
+
+def test_battle_shock_rolls_ends_at_its_see_also(samples: pipeline.Conversion) -> None:
+    shock = _entity(samples, "rule", "core/battle-shock-rolls")
+    assert "BATTLEFIELD MORALE" not in shock["text"]
+    morale = _entity(samples, "rule", "core/battlefield-morale")
+    assert [v["name"] for v in [morale, *morale["variants"]]] == [
+        "Battlefield Morale",
+        "BATTLEFIELD MORALE",
+    ]
+
+
+def test_announced_table_kept_as_rows() -> None:
+    extraction = _dump("table_one_cell_per_line.txt")
+    [rule] = [e for e in extraction.entities if isinstance(e, Rule)]
+    [table] = rule.tables
+    assert table[0] == ["WOUND ROLL"]
+    assert table[2] == ["Strength is TWICE (or more than twice) the Toughness.", "+"]
+    assert len(table) == 7
+    assert "Strength is GREATER" not in rule.text
+    # The values (2+ … 6+) are not in the dump: only their "+" is.
+    assert [
+        (d.code, d.line) for d in extraction.report.diagnostics if d.code.startswith("table")
+    ] == [("table-partial", 2)]
+
+
+def test_announced_table_without_rows_is_a_warning() -> None:
+    extraction = _dump("table_rows_gone.txt")
+    [rule] = [e for e in extraction.entities if isinstance(e, Rule)]
+    assert rule.tables == []
+    [missing] = [d for d in extraction.report.diagnostics if d.code == "table-missing"]
+    assert (missing.severity, missing.line) == ("warning", 2)
+
+
+def test_heading_glued_after_capitals_is_not_a_stratagem_name() -> None:
+    extraction = _dump("glued_heading_after_capitals.txt")
+    assert [(e.kind, e.name) for e in extraction.entities] == [("stratagem", "FIRE OVERWATCH")]
+    [unparsed] = [d for d in extraction.report.diagnostics if d.code == "unparsed"]
+    assert "fewer than 7YP." in unparsed.message

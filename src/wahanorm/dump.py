@@ -26,6 +26,7 @@ from wahanorm.models import (
 )
 from wahanorm.parse.datasheet import parse_datasheet
 from wahanorm.parse.detachment import split_detachment_text
+from wahanorm.parse.rule_tables import read_tables
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
 from wahanorm.segment import (
     BRACKET_RULE,
@@ -294,7 +295,21 @@ def _rule(
     faction_names: set[str],
 ) -> Rule | None:
     name, number = _rule_heading(block.lines[0].text)
-    text = "\n".join(x.text for x in block.lines[1:])
+    body = block.lines[1:]
+    read = read_tables([x.text for x in body])
+    for index in read.missing:
+        report.warning(
+            "table-missing",
+            f'rule {name!r} announces a table ("as shown below.") whose rows are not in the text',
+            body[index].number,
+        )
+    for index in read.partial:
+        report.warning(
+            "table-partial",
+            f"rule {name!r}: cells of the table announced here lost their values; kept as printed",
+            body[index].number,
+        )
+    text = "\n".join(read.lines)
     if not text:
         report.warning("hole", f"rule {name!r} has a heading and no text", block.first)
         return None
@@ -308,6 +323,7 @@ def _rule(
         sources=_source(path, block),
         rule_number=number,
         text=text,
+        tables=read.tables,
     )
 
 
