@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fixture_pairs import Pair, cases
+from fixture_pairs import FIXTURES, Pair, cases
+from wahanorm.export import extract_export
 from wahanorm.export.timing import column_timing, compare
 from wahanorm.models import Timing
 from wahanorm.parse.timing import derive_timing
@@ -97,3 +98,15 @@ def test_disagreement_names_what_the_when_says() -> None:
 
 def test_column_without_a_turn_is_not_compared() -> None:
     assert column_timing("", 'Ability "Move"') is None
+
+
+def test_export_disagreement_names_the_side() -> None:
+    folder = FIXTURES / "export" / "wahapedia-10ed-2026-02-14"
+    extraction = extract_export(folder, folder.name)
+    [found] = [d for d in extraction.report.diagnostics if d.code == "timing-disagrees"]
+    assert found.message == (
+        "stratagem 'SELFLESS BODYGUARD': WHEN gives your opponent's shooting, either player's "
+        "fight, the export's turn/phase columns give opponent turn, shooting or fight; the "
+        "columns cannot say it: one turn column cannot hold turns that differ per phase; it "
+        "gives opponent"
+    )

@@ -109,7 +109,7 @@ def _turn_disagreement(when: str, timing: Timing, columns: ColumnTiming) -> Disa
     if len(per_phase) > 1 and columns.turn in per_phase:
         return Disagreement(
             "neither",
-            f"one turn column cannot say {show_timing(timing)}; it gives {columns.turn}",
+            f"one turn column cannot hold turns that differ per phase; it gives {columns.turn}",
         )
     unsaid: list[str] = [p.phase for p in timing.phases if owners.get(p.phase) is None]
     if timing.any_phase:
