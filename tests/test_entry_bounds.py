@@ -151,3 +151,39 @@ def test_heading_glued_after_capitals_is_not_a_stratagem_name() -> None:
     assert [(e.kind, e.name) for e in extraction.entities] == [("stratagem", "FIRE OVERWATCH")]
     [unparsed] = [d for d in extraction.report.diagnostics if d.code == "unparsed"]
     assert "fewer than 7YP." in unparsed.message
+
+
+@pytest.mark.parametrize(
+    ("entity_id", "phases"),
+    [
+        # raw/002 line 386 and raw/004 line 534: "Your opponent's Shooting phase or the Fight phase"
+        (
+            "khorne-daemonkin/blessing-of-burning-blood",
+            [("shooting", "opponent"), ("fight", "either")],
+        ),
+        ("embarked-regiment/duck-and-cover", [("shooting", "opponent"), ("fight", "either")]),
+        # raw/004 line 525: "Your Shooting phase or the Fight phase."
+        ("embarked-regiment/against-the-odds", [("shooting", "your"), ("fight", "either")]),
+        # raw/002 line 399: "Start of your Fight phase."
+        ("khorne-daemonkin/daemonic-fury", [("fight", "your")]),
+    ],
+)
+def test_raw_stratagem_timing_per_phase(
+    samples: pipeline.Conversion, entity_id: str, phases: list[tuple[str, str]]
+) -> None:
+    timing = _entity(samples, "stratagem", entity_id)["timing"]
+    assert [(p["phase"], p["turn"]) for p in timing["phases"]] == phases
+    assert timing["any_phase"] is False
+
+
+def test_raw_any_phase_timing(samples: pipeline.Conversion) -> None:
+    # raw/000 line 754: "Start or end of any phase."
+    timing = _entity(samples, "stratagem", "boarding-actions/battlefield-command")["timing"]
+    assert timing["any_phase"] is True and timing["excluded_phases"] == []
+    assert [p["phase"] for p in timing["phases"]] == [
+        "command",
+        "movement",
+        "shooting",
+        "charge",
+        "fight",
+    ]
