@@ -37,8 +37,8 @@ Owner = Turn | None
 """None: the phrase does not say whose turn (a bare "Fight phase", "the Reinforcements step")."""
 
 _TOKEN = re.compile(
-    r"(?P<opponent>(?:your\s+)?opponent(?:'s|s'|s)?)"
-    r"|(?P<either>(?:either|each)\s+player'?s)"
+    r"(?P<opponent>(?:your\s+)?opponent(?:['’]s|s['’]|s)?)"
+    r"|(?P<either>(?:either|each)\s+player['’]?s)"
     r"|(?P<your>your)(?=\W|$)"
     r"|(?P<the>the)(?=\W|$)"
     r"|(?P<any>any)(?:\s+of)?(?=\W|$)"
@@ -48,7 +48,7 @@ _TOKEN = re.compile(
     r"|(?P<turn>turns?)(?=\W|$)"
     r"|(?P<exclude>excluding|except|other\s+than)(?=\W|$)"
     r"|(?P<join>(?:or|and)(?=\W|$|the\b)|,)"
-    r"|(?P<other>[\w'-]+|[^\w\s])",
+    r"|(?P<other>[\w'’-]+|[^\w\s])",
     re.IGNORECASE,
 )
 _OWNER_WORDS: dict[str, Turn] = {"opponent": "opponent", "either": "either", "your": "your"}
