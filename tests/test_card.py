@@ -72,7 +72,7 @@ def test_a_stratagem_card_has_cp_timing_and_its_sections(
     lines = out.splitlines()
     assert lines[0].startswith("MOUNT UP, LADZ") and lines[0].endswith("1 CP")
     assert lines[1] == "Blitz Brigade – Strategic Ploy · stratagem · blitz-brigade/mount-up-ladz"
-    assert "Timing: either player's turn: Fight phase" in lines
+    assert "Timing: either player's Fight phase" in lines
     assert lines[lines.index("WHEN:") + 1] == "  End of the Fight phase."
     assert "TARGET:" in lines and "EFFECT:" in lines
 
@@ -151,14 +151,13 @@ def test_control_characters_in_the_text_are_printed_escaped(
     assert "Red \\x1b[31malert\\x07 \\u202eevil\\rline" in out
 
 
-def test_timing_reads_both_timing_shapes() -> None:
-    assert timing_text({"turn": "opponent", "phases": ["shooting"]}) == (
-        "your opponent's turn: Shooting phase"
-    )
+def test_timing_says_whose_turn_for_each_phase() -> None:
     assert timing_text({"turn": "either", "phases": []}) == "either player's turn"
-    v2 = {"turn": "either", "phases": [{"phase": "shooting", "turn": "opponent"},
-                                        {"phase": "fight", "turn": "either"}]}  # fmt: skip
-    assert timing_text(v2) == "your opponent's Shooting phase or either player's Fight phase"
+    per_phase = {"turn": "either", "phases": [{"phase": "shooting", "turn": "opponent"},
+                                              {"phase": "fight", "turn": "either"}]}  # fmt: skip
+    assert timing_text(per_phase) == "your opponent's Shooting phase or either player's Fight phase"
+    any_phase = {"turn": "either", "phases": [], "any_phase": True, "excluded_phases": ["command"]}
+    assert timing_text(any_phase) == "either player's turn: any phase (excluding Command)"
 
 
 def test_edition_narrows_the_search_and_names_itself_in_the_choices(

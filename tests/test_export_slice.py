@@ -144,7 +144,8 @@ def test_core_and_boarding_actions_stratagems(export: Extraction) -> None:
         == "Your opponent's Shooting phase, just after an enemy unit has selected its targets."
     )
     assert go.target and go.target.startswith("One INFANTRY unit from your army")
-    assert go.timing and (go.timing.turn, go.timing.phases) == ("opponent", ["shooting"])
+    assert go.timing and go.timing.turn == "opponent"
+    assert [(p.phase, p.turn) for p in go.timing.phases] == [("shooting", "opponent")]
     clearance = by_id(export, "boarding-actions/explosive-clearance")
     assert isinstance(clearance, Stratagem)
     assert (clearance.source, clearance.category) == ("Boarding Actions", "Battle Tactic")

@@ -130,7 +130,12 @@ def test_numbered_core_stratagem_and_its_older_variant(samples: pipeline.Convers
     )
     assert numbered[0]["timing"] == {
         "turn": "either",
-        "phases": ["command", "movement", "shooting", "charge", "fight"],
+        "phases": [
+            {"phase": p, "turn": "either"}
+            for p in ("command", "movement", "shooting", "charge", "fight")
+        ],
+        "any_phase": True,
+        "excluded_phases": [],
     }
     older = next(v for v in versions if v["rule_number"] is None)
     assert older["category"] == "Battle Tactic"
@@ -149,7 +154,12 @@ def test_stratagem_fields(samples: pipeline.Conversion) -> None:
         "Battle Tactic",
     )
     assert fury["when"] == "Start of your Fight phase."
-    assert fury["timing"] == {"turn": "your", "phases": ["fight"]}
+    assert fury["timing"] == {
+        "turn": "your",
+        "phases": [{"phase": "fight", "turn": "your"}],
+        "any_phase": False,
+        "excluded_phases": [],
+    }
     dakka = entity(samples, "stratagem", "more-dakka/call-dat-dakka")
     assert (dakka["source"], dakka["category"]) == ("More Dakka!", None)
     assert dakka["timing"]["turn"] == "opponent"

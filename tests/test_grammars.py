@@ -1,5 +1,5 @@
 """The grammars and the small parsers around them: weapon keywords and stratagem entries from the
-fixture corpora of ``fixtures/grammars/``, timing, characteristics, core abilities, segmenting."""
+fixture corpora of ``fixtures/grammars/``, characteristics, core abilities, segmenting."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from wahanorm.clean import Line
 from wahanorm.errors import ParseFailure
 from wahanorm.parse.abilities import parse_core_ability
 from wahanorm.parse.stats import parse_dice, parse_stat, stat_from_export
-from wahanorm.parse.stratagems import derive_timing, parse_body, parse_entry, split_source
+from wahanorm.parse.stratagems import parse_body, parse_entry, split_source
 from wahanorm.parse.weapon_abilities import (
     parse_weapon_abilities,
     split_profile,
@@ -117,62 +117,6 @@ def test_parse_body_keeps_first_text_of_repeated_sections() -> None:
 )
 def test_split_source(line: str, expected: tuple[str, str | None]) -> None:
     assert split_source(line) == expected
-
-
-ALL_PHASES = ["command", "movement", "shooting", "charge", "fight"]
-
-
-@pytest.mark.parametrize(
-    ("when", "expected"),
-    [
-        ("End of your opponent's Charge phase.", ("opponent", ["charge"])),
-        ("End of your opponent's Movement phase.", ("opponent", ["movement"])),
-        (
-            "Any phase, just after you make one of the following rolls for a friendly unit:",
-            ("either", ALL_PHASES),
-        ),
-        ("Start or end of any phase.", ("either", ALL_PHASES)),
-        (
-            # The Fight phase comes in both turns: the export's turn column says "Either
-            # player's turn" for this WHEN too.
-            "Your opponent's Shooting phase or the Fight phase, just after an enemy unit has "
-            "selected its targets.",
-            ("either", ["shooting", "fight"]),
-        ),
-        (
-            "Fight phase, just after a friendly CHARACTER unit is selected to fight.",
-            ("either", ["fight"]),
-        ),
-        (
-            "Battle-shock step of your Command phase, just before you make a battle-shock roll.",
-            ("your", ["command"]),
-        ),
-        (
-            "Fight step of your opponent's Fight phase, just after an enemy unit has resolved its "
-            "attacks.",
-            ("opponent", ["fight"]),
-        ),
-        (
-            "Your Movement phase, in the Reinforcements step, just after an ORKS unit from your "
-            "army is set up in an Entry Zone.",
-            ("your", ["movement"]),
-        ),
-        ("End of the Fight phase.", ("either", ["fight"])),
-        ("Your Shooting phase.", ("your", ["shooting"])),
-        (
-            "Your opponent's Movement or Charge phase, just after",
-            ("opponent", ["movement", "charge"]),
-        ),
-        ("Your Command phase or your Movement phase.", ("your", ["command", "movement"])),
-    ],
-)
-def test_derive_timing(when: str, expected: tuple[str, list[str]]) -> None:
-    assert derive_timing(when) == expected
-
-
-@pytest.mark.parametrize("when", [None, ""])
-def test_derive_timing_without_when(when: str | None) -> None:
-    assert derive_timing(when) is None
 
 
 @pytest.mark.parametrize(

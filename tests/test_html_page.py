@@ -133,7 +133,8 @@ def test_stratagem_from_tooltip(trimmed: Extraction) -> None:
         "Until the end of the phase, melee weapons equipped by models in your unit have the "
         "[LETHAL HITS] ability."
     )
-    assert strat.timing is not None and strat.timing.phases == ["fight"]
+    assert strat.timing is not None
+    assert [(p.phase, p.turn) for p in strat.timing.phases] == [("fight", "either")]
 
 
 def test_detachment_rule_and_glossary(trimmed: Extraction) -> None:

@@ -112,7 +112,7 @@ def test_every_model_and_field_has_a_description(which: str) -> None:
 
 def test_closed_values_are_enums() -> None:
     defs = entity_schema()["$defs"]
-    assert defs["Timing"]["properties"]["phases"]["items"]["enum"] == [
+    assert defs["PhaseTiming"]["properties"]["phase"]["enum"] == [
         "command",
         "movement",
         "shooting",
@@ -120,6 +120,8 @@ def test_closed_values_are_enums() -> None:
         "fight",
     ]
     assert defs["Timing"]["properties"]["turn"]["enum"] == ["your", "opponent", "either"]
+    assert defs["PhaseTiming"]["properties"]["turn"]["enum"] == ["your", "opponent", "either"]
+    assert defs["Timing"]["properties"]["excluded_phases"]["items"]["enum"][0] == "command"
     assert defs["Weapon"]["properties"]["type"]["enum"] == ["ranged", "melee"]
     assert defs["Stratagem"]["properties"]["kind"]["const"] == "stratagem"
     index_kinds = index_schema()["$defs"]["IndexEntry"]["properties"]["kind"]["enum"]

@@ -288,17 +288,19 @@ def _stratagem(s: JSON, style: Style) -> list[str]:
 
 
 def timing_text(timing: JSON | None) -> str:
-    """A stratagem's timing as words: ``your opponent's turn: Shooting phase``. Timing v1 has
-    one turn for all its phases; a phase given as ``{phase, turn}`` (Timing v2) has its own."""
+    """A stratagem's timing as words, whose turn for each phase: ``your opponent's Shooting
+    phase or either player's Fight phase``; ``any phase (excluding Command)``."""
     if not timing:
         return ""
     owner = {"your": "your", "opponent": "your opponent's", "either": "either player's"}
-    phases = timing.get("phases", [])
-    if any(isinstance(p, dict) for p in phases):
-        named = [f"{owner.get(p['turn'], p['turn'])} {p['phase'].title()} phase" for p in phases]
-        return " or ".join(named) or f"{owner.get(timing['turn'], timing['turn'])} turn"
-    turn = f"{owner.get(timing['turn'], timing['turn'])} turn"
-    return turn + (": " + " or ".join(f"{p.title()} phase" for p in phases) if phases else "")
+    turn = owner.get(timing["turn"], timing["turn"])
+    if timing.get("any_phase"):
+        excluded = ", ".join(p.title() for p in timing.get("excluded_phases", []))
+        return f"{turn} turn: any phase" + (f" (excluding {excluded})" if excluded else "")
+    named = [
+        f"{owner.get(p['turn'], p['turn'])} {p['phase'].title()} phase" for p in timing["phases"]
+    ]
+    return " or ".join(named) or f"{turn} turn"
 
 
 def _generic(e: JSON, style: Style) -> list[str]:

@@ -323,16 +323,10 @@ def _stratagem_rows(s: JSON, rows: Rows, _: list[int]) -> None:
 
 
 def _stratagem_phase_rows(stratagem_id: str, timing: JSON) -> Iterator[Row]:
-    """(stratagem_id, phase, turn) for each phase the stratagem is used in. Timing v1 names the
-    phases and one turn for all; a phase given as ``{phase, turn}`` (Timing v2) says its own."""
-    seen: set[str] = set()
+    """(stratagem_id, phase, turn) for each phase the stratagem is used in, with whose turn that
+    phase must be (an "any phase" WHEN lists every phase it does not exclude)."""
     for item in timing.get("phases", []):
-        phase, turn = (
-            (item["phase"], item["turn"]) if isinstance(item, dict) else (item, timing["turn"])
-        )
-        if phase not in seen:
-            seen.add(phase)
-            yield (stratagem_id, phase, turn)
+        yield (stratagem_id, item["phase"], item["turn"])
 
 
 def _rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:

@@ -23,9 +23,10 @@ from wahanorm.models import (
     Rule,
     SourceRef,
     Stratagem,
-    Timing,
 )
 from wahanorm.parse.datasheet import parse_datasheet
+from wahanorm.parse.detachment import split_detachment_text
+from wahanorm.parse.rule_tables import read_tables
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
 from wahanorm.segment import (
     BRACKET_RULE,
@@ -184,7 +185,6 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
             f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
             block.first,
         )
-    timing = derive_timing(entry.body.when)
     return Stratagem(
         id=make_id(entry.source, entry.name),
         name=entry.name,
@@ -198,7 +198,7 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
         target=entry.body.target,
         effect=entry.body.effect,
         restrictions=entry.body.restrictions,
-        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,
+        timing=derive_timing(entry.body.when),
     )
 
 
@@ -207,13 +207,16 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
     detachment, flavour, text = _detachment_entry(block.lines[1:])
     if not text:
         report.warning("hole", f"detachment rule {name!r} has no text", block.first)
+    split = split_detachment_text(text or "")
     return DetachmentRule(
         id=make_id(detachment, name),
         name=name,
         sources=_source(path, block),
         detachment=detachment,
         flavour=flavour,
-        text=text or "",
+        text=split.text,
+        abilities=split.abilities,
+        restrictions=split.restrictions,
     )
 
 
@@ -292,7 +295,21 @@ def _rule(
     faction_names: set[str],
 ) -> Rule | None:
     name, number = _rule_heading(block.lines[0].text)
-    text = "\n".join(x.text for x in block.lines[1:])
+    body = block.lines[1:]
+    read = read_tables([x.text for x in body])
+    for index in read.missing:
+        report.warning(
+            "table-missing",
+            f'rule {name!r} announces a table ("as shown below.") whose rows are not in the text',
+            body[index].number,
+        )
+    for index in read.partial:
+        report.warning(
+            "table-partial",
+            f"rule {name!r}: cells of the table announced here lost their values; kept as printed",
+            body[index].number,
+        )
+    text = "\n".join(read.lines)
     if not text:
         report.warning("hole", f"rule {name!r} has a heading and no text", block.first)
         return None
@@ -306,6 +323,7 @@ def _rule(
         sources=_source(path, block),
         rule_number=number,
         text=text,
+        tables=read.tables,
     )
 
 

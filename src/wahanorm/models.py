@@ -173,13 +173,28 @@ Turn = Literal["your", "opponent", "either"]
 """Whose turn: the player's own, the opponent's, or either."""
 
 
+class PhaseTiming(Model):
+    """One phase a stratagem can be used in, and whose turn that phase must be."""
+
+    phase: Phase
+    """The phase the WHEN names (a step such as Reinforcements counts as its phase)."""
+    turn: Turn
+    """Whose turn the WHEN says for this phase ("your opponent's Shooting phase" → opponent;
+    "the Fight phase" → either)."""
+
+
 class Timing(Model):
     """When a stratagem can be used, derived from its WHEN."""
 
     turn: Turn
-    """Whose turn the stratagem is used in: ``your``, ``opponent`` (your opponent's) or ``either``."""
-    phases: list[Phase] = []
-    """The phases the WHEN names, in the order of the game; every phase for "any phase"; empty when it names none."""
+    """Whose turn overall: the one turn all its phases share, else either."""
+    phases: list[PhaseTiming] = []
+    """Each phase the WHEN names with whose turn it is, in turn order; for "any phase" every
+    phase not excluded."""
+    any_phase: bool = False
+    """The WHEN says "any phase" ("Start of any phase", "End of any of your phases")."""
+    excluded_phases: list[Phase] = []
+    """Phases an "any phase" WHEN excludes ("(excluding the Command phase)")."""
 
 
 class Entity(Model):
@@ -267,6 +282,17 @@ class Stratagem(Entity):
     """Other versions seen under the same id when sources disagree."""
 
 
+class DetachmentAbility(Model):
+    """One named sub-ability of a detachment rule, with its cost where the rule prints one."""
+
+    name: str
+    """The sub-ability's name ("Daemonic Rage")."""
+    cost: str | None = None
+    """Its cost as printed, without brackets ("3BTP"), or None."""
+    text: str
+    """Its rule text."""
+
+
 class DetachmentRule(Entity):
     """A detachment's rule (its DETACHMENT ABILITY)."""
 
@@ -278,6 +304,11 @@ class DetachmentRule(Entity):
     """The italic story text; null when none."""
     text: str
     """The rule's text."""
+    abilities: list[DetachmentAbility] = []
+    """The named sub-abilities the rule lists ("- Daemonic Rage [3BTP]: …"), each whole;
+    ``text`` keeps the rule's own text before them."""
+    restrictions: str | None = None
+    """The detachment's RESTRICTIONS, apart from its rule text."""
     variants: list[DetachmentRule] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -310,6 +341,9 @@ class Rule(Entity):
     """The rules' number (``15.02``); null when unnumbered."""
     text: str
     """The rule's text."""
+    tables: list[list[list[str]]] = []
+    """Tables the rule announces ("as shown below."), each a list of rows of cells, in the
+    order the source prints them."""
     variants: list[Rule] = []
     """Other versions seen under the same id when sources disagree."""
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from wahanorm.clean.chrome import is_datasheet_header, is_role_line
+from wahanorm.clean.chrome import is_datasheet_header
 from wahanorm.clean.lines import Line
 from wahanorm.parse.abilities import CORE_ABILITIES
 
@@ -85,6 +85,7 @@ INDEX_HEADERS = {
 }
 _CORE_CAPS = frozenset(name.upper() for name in CORE_ABILITIES)
 _SENTENCE_END = re.compile(r"[.:!?)]$")
+_SEE_ALSO = "SEE ALSO"
 
 
 def is_prose(text: str) -> bool:
@@ -93,16 +94,14 @@ def is_prose(text: str) -> bool:
 
 
 def is_title(text: str) -> bool:
-    """A short title line: ``Hit Roll``, ``2. Battle-shock``, ``Waaagh!`` — not a sentence, not a
-    label, not a bullet, not a role line, not all capitals."""
+    """A short title line: ``Hit Roll``, ``2. Battle-shock``, ``Waaagh!``, ``Characters`` — not a
+    sentence, not a label, not a bullet, not all capitals."""
     words = text.split()
     if not 1 <= len(words) <= 6 or text.startswith(("-", "|", "+", "(")):
         return False
     if text.endswith((".", ":", ",", ";")) or ":" in text or text.isupper():
         return False
-    return (text[0].isupper() or re.match(r"^\d+\. \S", text) is not None) and not is_role_line(
-        text
-    )
+    return text[0].isupper() or re.match(r"^\d+\. \S", text) is not None
 
 
 def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
@@ -128,9 +127,23 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
         return "rule"
     if text in _CORE_CAPS and is_prose(following):
         return "rule"
-    if is_title(text) and is_prose(following):
+    if is_title(text) and is_prose(following) and not KEYWORD_USAGE.match(following):
+        # An army-list role line ("Characters") is also a glossary title when prose follows it;
+        # under a keyword-usage list it is followed by the next list's heading instead.
         return "rule"
     return None
+
+
+def is_sidebar(entry: list[Line], lines: list[Line], index: int) -> bool:
+    """A heading in capitals followed by prose, after the SEE ALSO list that closes an entry:
+    a box of the rules page printed after the entry (``BATTLEFIELD MORALE`` after Battle-shock
+    Rolls' SEE ALSO), an entry of its own."""
+    text = lines[index].text
+    following = lines[index + 1].text if index + 1 < len(lines) else ""
+    if not (text.isupper() and is_title(text.title()) and is_prose(following)):
+        return False
+    texts = [x.text for x in entry]
+    return _SEE_ALSO in texts and texts[-1].startswith("- ")
 
 
 def segment(lines: list[Line]) -> list[Block]:
@@ -248,6 +261,8 @@ def _entries(lines: list[Line], index: int) -> list[Block]:
     position = index
     while position < len(lines):
         kind = entry_kind(lines, position)
+        if kind is None and current is not None and is_sidebar(current.lines, lines, position):
+            kind = "rule"
         if kind is not None:
             # A stratagem's cost and source lines, a detachment rule's "… Detachment" line,
             # belong to the heading whatever they look like.

@@ -2,7 +2,7 @@
 
 The dumps lose the line break between blocks: ``…Fights First ability.HEROIC INTERVENTION``,
 ``…such as [LETHAL HITS] (24).[EXTRA ATTACKS]24.11``, ``…allocation group.EPIC CHALLENGE15.03``,
-``…the following conditions apply:- Each model…``. Wherever a sentence ends (``.``, ``!``, ``?``)
+``…the following conditions apply:- Each model…``, ``…fewer than 7YP.FIRE OVERWATCH``. Wherever a sentence ends (``.``, ``!``, ``?``)
 and the next begins with no space, or a bullet is glued after ``:`` or ``.``, the line is split;
 both parts keep the input line's number.
 """
@@ -15,7 +15,9 @@ from wahanorm.clean.lines import Line
 from wahanorm.errors import Report
 
 # A sentence end glued to the start of the next block: a capital letter or a bracket heading.
-_GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)\]'\"%][.!?])(?=[A-Z\[])")
+# The sentence may end in a word of capitals ("fewer than 7YP.FIRE OVERWATCH", "your
+# WARLORD.Each time"), but not in initials ("S.T.C."): two capitals at least before the stop.
+_GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)\]'\"%][.!?])(?=[A-Z\[])|(?<=[A-Z]{2}[.!?])(?=[A-Z\[])")
 # A bullet glued after a colon or a full stop: "apply:- Each model".
 _GLUED_BULLET = re.compile(r"(?<=[.:])(?=- [A-Z(\[])")
 # What any glue contains, without look-behinds, so that most lines are passed by one fast search.

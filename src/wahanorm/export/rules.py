@@ -13,6 +13,7 @@ from wahanorm.export.context import ExportContext
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Enhancement, Rule
+from wahanorm.parse.detachment import split_detachment_text
 
 Links = dict[str, str]
 """Export row id → entity id."""
@@ -48,13 +49,16 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
                 line=record.line_start,
                 path=ctx.path(table),
             )
+        split = split_detachment_text(text)
         rule = DetachmentRule(
             id=make_id(detachment, name),
             name=name,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             flavour=ctx.optional(table, record, "legend"),
-            text=text,
+            text=split.text,
+            abilities=split.abilities,
+            restrictions=split.restrictions,
         )
         rules.append(rule)
         links[record.get("id")] = rule.id

@@ -15,18 +15,14 @@ from wahanorm.errors import ParseFailure
 from wahanorm.export.context import ExportContext
 from wahanorm.export.rules import Links, detachment_of
 from wahanorm.export.tables import Record
+from wahanorm.export.timing import column_timing, compare, show_timing
 from wahanorm.ids import make_id
 from wahanorm.models import Stratagem, Timing
-from wahanorm.parse.stratagems import PHASES, StratagemBody, derive_timing, parse_body, split_source
+from wahanorm.parse.stratagems import StratagemBody, derive_timing, parse_body, split_source
 
 TABLE = "Stratagems.csv"
 _CP = re.compile(r"^\s*(\d+)\s*(?:CP)?\s*$", re.I)
 _TRAILING_STRATAGEM = re.compile(r"\s*(?:[–-]\s*)?(?:Stratagem)?\s*[–-]?\s*$", re.I)
-_EXPORT_TURNS = {
-    "your turn": "your",
-    "opponent's turn": "opponent",
-    "either player's turn": "either",
-}
 
 
 @dataclass
@@ -83,10 +79,9 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
             line=record.line_start,
             path=ctx.path(TABLE),
         )
-    body = _body(ctx, record, name)
-    derived = derive_timing(body.when)
-    timing = Timing(turn=derived[0], phases=derived[1]) if derived else None
-    _compare_timing(ctx, record, name, timing, tally)
+    body = description_body(ctx, record, name)
+    timing = derive_timing(body.when)
+    _compare_timing(ctx, record, name, body.when, timing, tally)
     return Stratagem(
         id=make_id(source, name),
         name=name,
@@ -117,7 +112,7 @@ def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
     return None
 
 
-def _body(ctx: ExportContext, record: Record, name: str) -> StratagemBody:
+def description_body(ctx: ExportContext, record: Record, name: str) -> StratagemBody:
     """The labelled sections of the description. A description the grammar cannot read is an
     error; its whole text is kept in ``effect`` so that no rule text is lost."""
     text = ctx.text(TABLE, record, "description")
@@ -156,43 +151,39 @@ def _body(ctx: ExportContext, record: Record, name: str) -> StratagemBody:
     return body
 
 
-def export_timing(turn: str, phase: str) -> tuple[str, list[str]] | None:
-    """The export's ``turn`` and ``phase`` columns as (turn, phases): ``Either player's turn``,
-    ``Shooting or Fight phase`` → (``either``, [``shooting``, ``fight``])."""
-    key = turn.strip().lower()
-    if key not in _EXPORT_TURNS:
-        return None
-    lowered = phase.lower()
-    if "any phase" in lowered:
-        return _EXPORT_TURNS[key], list(PHASES)
-    return _EXPORT_TURNS[key], [p for p in PHASES if re.search(rf"\b{p}\b", lowered)]
-
-
 def _compare_timing(
-    ctx: ExportContext, record: Record, name: str, timing: Timing | None, tally: TimingTally
+    ctx: ExportContext,
+    record: Record,
+    name: str,
+    when: str | None,
+    timing: Timing | None,
+    tally: TimingTally,
 ) -> None:
-    theirs = export_timing(ctx.text(TABLE, record, "turn"), ctx.text(TABLE, record, "phase"))
-    if timing is None:
+    columns = column_timing(ctx.text(TABLE, record, "turn"), ctx.text(TABLE, record, "phase"))
+    if when is None or timing is None:
         tally.without_when += 1
         return
-    if theirs is None:
+    if columns is None:
         return
     tally.compared += 1
-    ours: tuple[str, list[str]] = (timing.turn, list(timing.phases))
-    if ours == theirs:
+    disagreement = compare(when, timing, columns)
+    if disagreement is None:
         tally.agreed += 1
         return
     ctx.report.warning(
         "timing-disagrees",
-        f"stratagem {name!r}: WHEN gives {_show(ours)}, the export's turn/phase columns give "
-        f"{_show(theirs)}",
+        f"stratagem {name!r}: WHEN gives {show_timing(timing)}, the export's turn/phase columns "
+        f"give {columns.show()}; the {_SIDE[disagreement.suspect]}: {disagreement.reason}",
         line=record.line_start,
         path=ctx.path(TABLE),
     )
 
 
-def _show(timing: tuple[str, list[str]]) -> str:
-    return f"{timing[0]} turn, {' or '.join(timing[1]) or 'no phase'}"
+_SIDE = {
+    "export": "export's columns look wrong",
+    "when": "WHEN looks incomplete",
+    "neither": "columns cannot say it",
+}
 
 
 def _report_agreement(ctx: ExportContext, tally: TimingTally) -> None:

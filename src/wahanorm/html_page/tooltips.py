@@ -17,7 +17,8 @@ from wahanorm.extraction import Entity
 from wahanorm.html_page import dom
 from wahanorm.html_page.dom import Element
 from wahanorm.ids import make_id
-from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem, Timing
+from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
+from wahanorm.parse.detachment import split_detachment_text
 from wahanorm.parse.stratagems import derive_timing, parse_body, split_source
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
@@ -145,13 +146,16 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
             "html-detachment-rule", "detachment rule tooltip not complete", line=span.sourceline
         )
         return None
+    split = split_detachment_text(text)
     return DetachmentRule(
         id=make_id(detachment, name),
         name=name,
         sources=_source(span, ctx),
         detachment=detachment,
         flavour=_flavour(span),
-        text=text,
+        text=split.text,
+        abilities=split.abilities,
+        restrictions=split.restrictions,
     )
 
 
@@ -202,7 +206,6 @@ def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     body_el = dom.select_one(wrap, "div", "str10Text")
     if body_el is not None:
         fields = _stratagem_body(body_el, name, ctx)
-    timing = derive_timing(fields.get("when"))
     return Stratagem(
         id=make_id(source, name),
         name=name,
@@ -211,7 +214,7 @@ def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
         source=source,
         category=category,
         flavour=("\n".join(dom.text_lines(legend)) or None) if legend is not None else None,
-        timing=Timing(turn=timing[0], phases=timing[1]) if timing else None,
+        timing=derive_timing(fields.get("when")),
         **fields,
     )
 

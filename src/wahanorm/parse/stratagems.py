@@ -1,18 +1,19 @@
-"""Stratagem entries and bodies through ``grammars/stratagem.lark``, and the timing derived from
-WHEN."""
+"""Stratagem entries and bodies through ``grammars/stratagem.lark``; the timing derived from WHEN
+is read by ``parse.timing`` (re-exported here as ``derive_timing``)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import cast
 
 from lark import Token, Transformer, v_args
 
 from wahanorm import grammar
+from wahanorm.parse.timing import derive_timing
 
-PHASES = ("command", "movement", "shooting", "charge", "fight")
-_ANY_PHASE = re.compile(r"\bany phase\b", re.I)
+__all__ = ["derive_timing"]
+
 _CATEGORY = re.compile(r"^(?P<source>.*?)\s+[–-]\s+(?P<category>.+?)$")
 _STRATAGEM_WORD = re.compile(r"\s*\bStratagem\s*$", re.I)
 
@@ -179,47 +180,3 @@ def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
     body = grammar.parse("stratagem", "body", _text(text.split("\n")), path, first_line, _BUILD)
     assert isinstance(body, StratagemBody)
     return body
-
-
-Turn = Literal["your", "opponent", "either"]
-
-
-_PHASE_NAMES = "|".join(PHASES)
-# One mention of one or more phases with the words before it that say whose turn:
-# "your opponent's Movement or Charge phase", "the Fight phase", "Start of your Command phase".
-_MENTION = re.compile(
-    rf"(?P<owner>\b(?:your\s+opponent's|opponent's|your|the|any|either\s+player's)\s+)?"
-    rf"(?P<phases>(?:{_PHASE_NAMES})(?:\s*(?:,|or|and)\s*(?:the\s+)?(?:{_PHASE_NAMES}))*)"
-    r"\s+phases?\b",
-    re.IGNORECASE,
-)
-
-
-def _owner(words: str | None) -> Turn:
-    text = (words or "").lower()
-    if "opponent" in text:
-        return "opponent"
-    if "your" in text:
-        return "your"
-    return "either"
-
-
-def derive_timing(when: str | None) -> tuple[Turn, list[str]] | None:
-    """(turn, phases) from a WHEN. Each mention of a phase says whose turn it is ("your",
-    "your opponent's"; none or "the" for a phase both players have, like "the Fight phase"); when
-    the mentions disagree the stratagem is used in either turn. "Any phase" is every phase."""
-    if not when:
-        return None
-    mentions = list(_MENTION.finditer(when))
-    if _ANY_PHASE.search(when):
-        turns = {_owner(m.group("owner")) for m in mentions} or {"either"}
-        return (turns.pop() if len(turns) == 1 else "either"), list(PHASES)
-    if not mentions:
-        lead = when.lower()
-        turn: Turn = (
-            "opponent" if "opponent" in lead else "your" if "your turn" in lead else "either"
-        )
-        return turn, []
-    turns = {_owner(m.group("owner")) for m in mentions}
-    found = {p.lower() for m in mentions for p in re.findall(_PHASE_NAMES, m.group("phases"), re.I)}
-    return (turns.pop() if len(turns) == 1 else "either"), [p for p in PHASES if p in found]
