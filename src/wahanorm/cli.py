@@ -56,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="incremental cache folder (default .wahanorm-cache/; safe to delete)",
     )
     convert.add_argument("--no-cache", action="store_true", help="convert everything again")
+    convert.add_argument(
+        "--edition",
+        type=int,
+        choices=(10, 11),
+        help="the game's edition of inputs that do not tell their own (else guessed: 10)",
+    )
 
     commands.add_parser("schema", help="print the JSON Schema of the output files")
     from wahanorm.diff.command import add_parser as add_diff_parser
@@ -119,7 +125,9 @@ def run_convert(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     store = None if args.no_cache else Cache(args.cache)
     with _progress_bar() as progress:
-        result = pipeline.convert(inputs, jobs=args.jobs, cache=store, progress=progress)
+        result = pipeline.convert(
+            inputs, jobs=args.jobs, cache=store, progress=progress, edition=args.edition
+        )
     if args.check:
         return _check(args.out, result.files)
     if not args.quiet:

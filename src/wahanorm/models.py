@@ -123,11 +123,17 @@ class Timing(Model):
     phases: list[str] = []
 
 
+Edition = Literal[10, 11]
+"""The game's edition a rules text belongs to: 10th (2023) or 11th (June 2026)."""
+
+
 class Entity(Model):
     """Fields every entity shares."""
 
     id: str
     name: str
+    edition: Edition = 10
+    """The edition of the game this entity is a rule of (10 or 11), told from the input."""
     sources: list[SourceRef] = []
 
 
@@ -151,6 +157,9 @@ class Datasheet(Entity):
     stratagems: list[str] = []
     detachment_rules: list[str] = []
     enhancements: list[str] = []
+    is_support: bool | None = None
+    """11th edition: whether the unit is a support character (``Datasheets.is_support``); null
+    where the source does not say."""
     variants: list[Datasheet] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -187,7 +196,32 @@ class Enhancement(Entity):
     cost: int | None = None
     flavour: str | None = None
     text: str | None = None
+    upgrade: bool | None = None
+    """11th edition: whether the enhancement is an upgrade (``Enhancements.upgrade``); null
+    where the source does not say."""
+    support_leader: str | None = None
+    """11th edition: the export's ``Enhancements.support_leader`` text, where it has one."""
     variants: list[Enhancement] = []
+    """Other versions seen under the same id when sources disagree."""
+
+
+class Detachment(Entity):
+    """A detachment of a faction (id ``<faction>/<detachment>``), with its 11th-edition cost in
+    detachment points and its force disposition."""
+
+    kind: Literal["detachment"] = "detachment"
+    faction: str | None = None
+    """The faction's name."""
+    type: str | None = None
+    """What the source calls the detachment's type, e.g. ``Boarding Actions``; null for a
+    detachment of the main game."""
+    dp: int | None = None
+    """Its cost in detachment points (``Detachments.dp``), where the source has one."""
+    force_disposition: str | None = None
+    """Its force disposition (``Detachments.force_disposition``, e.g. ``Take and Hold``)."""
+    flavour: str | None = None
+    """Its flavour text (``Detachments.legend``), where the source has one."""
+    variants: list[Detachment] = []
     """Other versions seen under the same id when sources disagree."""
 
 
@@ -200,11 +234,19 @@ class Rule(Entity):
 
 
 AnyEntity = Annotated[
-    Datasheet | Stratagem | DetachmentRule | Enhancement | Rule, Field(discriminator="kind")
+    Datasheet | Stratagem | DetachmentRule | Enhancement | Detachment | Rule,
+    Field(discriminator="kind"),
 ]
 """Any one entity, told apart by ``kind``."""
 
-KINDS: tuple[str, ...] = ("datasheet", "stratagem", "detachment_rule", "enhancement", "rule")
+KINDS: tuple[str, ...] = (
+    "datasheet",
+    "stratagem",
+    "detachment",
+    "detachment_rule",
+    "enhancement",
+    "rule",
+)
 
 
 class Diagnostic(Model):
@@ -225,6 +267,8 @@ class IndexEntry(Model):
     id: str
     kind: str
     name: str
+    edition: Edition = 10
+    """The entity's edition (10 or 11): with ``kind`` and ``id`` it names the entity's file."""
     hash: str
     sources: list[SourceRef]
     variants: int = 0
