@@ -12,7 +12,8 @@ import re
 from wahanorm.export.context import ExportContext
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
-from wahanorm.models import DetachmentRule, Enhancement, Rule
+from wahanorm.edition import Edition
+from wahanorm.models import Detachment, DetachmentRule, Enhancement, Rule
 
 Links = dict[str, str]
 """Export row id → entity id."""
@@ -27,6 +28,75 @@ def detachment_of(ctx: ExportContext, table: str, record: Record) -> str | None:
     if name:
         return name
     return ctx.detachments.get(record.get("detachment_id"))
+
+
+def detachment_edition(ctx: ExportContext, record: Record) -> Edition:
+    """The edition of a row that belongs to a detachment: its detachment's (a Boarding Actions
+    detachment is of that book's edition), else the export's."""
+    return ctx.detachment_editions.get(record.get("detachment_id")) or ctx.edition
+
+
+def detachments(ctx: ExportContext) -> list[Detachment]:
+    """One ``Detachment`` per row of Detachments.csv, with its 11th-edition ``dp`` and force
+    disposition."""
+    table = "Detachments.csv"
+    found: list[Detachment] = []
+    for record in ctx.table(table):
+        name = ctx.text(table, record, "name")
+        faction = ctx.faction_name(table, record, record.get("faction_id"))
+        if not name or not faction:
+            what = "name" if not name else "faction"
+            ctx.report.error(
+                "missing-field",
+                f"detachment row without a {what} ({name or record.get('id')!r}); left out",
+                line=record.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        found.append(
+            Detachment(
+                id=make_id(faction, name),
+                name=name,
+                edition=ctx.detachment_editions.get(record.get("id")) or ctx.edition,
+                sources=[ctx.source(table, record)],
+                faction=faction,
+                type=ctx.optional(table, record, "type"),
+                dp=_whole_number(ctx, table, record, "dp"),
+                force_disposition=ctx.optional(table, record, "force_disposition"),
+                flavour=ctx.optional(table, record, "legend"),
+            )
+        )
+    return found
+
+
+def _whole_number(ctx: ExportContext, table: str, record: Record, column: str) -> int | None:
+    raw = record.get(column).strip()
+    if not raw:
+        return None
+    if raw.isdigit():
+        return int(raw)
+    ctx.report.warning(
+        "bad-number",
+        f"{table}: {column} {raw!r} is not a whole number; left out",
+        line=record.line_start,
+        path=ctx.path(table),
+    )
+    return None
+
+
+def flag(ctx: ExportContext, table: str, record: Record, column: str) -> bool | None:
+    """A ``true``/``false`` column; empty is None, anything else is reported and None."""
+    raw = record.get(column).strip().lower()
+    if raw in ("true", "false"):
+        return raw == "true"
+    if raw:
+        ctx.report.warning(
+            "bad-flag",
+            f"{table}: {column} {raw!r} is neither true nor false; left out",
+            line=record.line_start,
+            path=ctx.path(table),
+        )
+    return None
 
 
 def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
@@ -51,6 +121,7 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
         rule = DetachmentRule(
             id=make_id(detachment, name),
             name=name,
+            edition=detachment_edition(ctx, record),
             sources=[ctx.source(table, record)],
             detachment=detachment,
             flavour=ctx.optional(table, record, "legend"),
@@ -75,12 +146,15 @@ def enhancements(ctx: ExportContext) -> tuple[list[Enhancement], Links]:
         enhancement = Enhancement(
             id=make_id(detachment, name),
             name=name,
+            edition=detachment_edition(ctx, record),
             sources=[ctx.source(table, record)],
             detachment=detachment,
             faction=ctx.faction_name(table, record, record.get("faction_id")),
             cost=_cost(ctx, table, record),
             flavour=ctx.optional(table, record, "legend"),
             text=ctx.optional(table, record, "description"),
+            upgrade=flag(ctx, table, record, "upgrade"),
+            support_leader=ctx.optional(table, record, "support_leader"),
         )
         found.append(enhancement)
         links[record.get("id")] = enhancement.id
@@ -134,6 +208,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
         rule = Rule(
             id=make_id(faction, name),
             name=name,
+            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             text=text,
         )

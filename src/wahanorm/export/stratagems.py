@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wahanorm.edition import Edition, own_edition
 from wahanorm.errors import ParseFailure
 from wahanorm.export.context import ExportContext
 from wahanorm.export.rules import Links, detachment_of
@@ -90,6 +91,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
     return Stratagem(
         id=make_id(source, name),
         name=name,
+        edition=_edition(ctx, record, source, category),
         sources=[ctx.source(TABLE, record)],
         cp=_cp(ctx, record, name),
         source=source,
@@ -101,6 +103,16 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         restrictions=body.restrictions,
         timing=timing,
     )
+
+
+def _edition(ctx: ExportContext, record: Record, source: str, category: str | None) -> Edition:
+    """A detachment's stratagem is of its detachment's edition; a core stratagem says its own by
+    its form (``Core – Battle Tactic Stratagem`` is 10th edition, ``Core Stratagem`` 11th); a
+    book's (``Boarding Actions``) is of the edition Source.csv gives the book; else the export's."""
+    if record.get("detachment_id") in ctx.detachment_editions:
+        return ctx.detachment_editions[record.get("detachment_id")]
+    own = own_edition("stratagem", None, source, category)
+    return own or ctx.book_edition(source) or ctx.edition
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
