@@ -55,12 +55,14 @@ def extract_page(html: str, display: str, edition: Edition | None = None) -> Ext
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
     extraction.entities.extend(sheets)
     extraction.entities.extend(_deduplicated(list(tooltips.values()), extraction))
-    page = _page_edition(html, edition, extraction)
+    page = _page_edition(html, edition, extraction, frames[0].sourceline)
     extraction.entities = [with_edition(e, page) for e in extraction.entities]
     return extraction
 
 
-def _page_edition(html: str, said: Edition | None, extraction: Extraction) -> Edition:
+def _page_edition(
+    html: str, said: Edition | None, extraction: Extraction, line: int | None
+) -> Edition:
     found = links_edition(html)
     if found is not None:
         if said is not None and said != found:
@@ -68,6 +70,7 @@ def _page_edition(html: str, said: Edition | None, extraction: Extraction) -> Ed
                 "edition-disagrees",
                 f"--edition {said} was given, but the page's links say {found}th edition; "
                 f"read as {found}th",
+                line=line,
             )
         return found
     if said is not None:
@@ -76,6 +79,7 @@ def _page_edition(html: str, said: Edition | None, extraction: Extraction) -> Ed
         "edition-guessed",
         "the page has no link of its own site telling its edition; read as 10th edition: "
         "say it with --edition 10 or --edition 11",
+        line=line,
     )
     return 10
 
