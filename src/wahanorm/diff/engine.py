@@ -105,8 +105,11 @@ def _across_editions(a: Entities, b: Entities) -> dict[Key, Key]:
 def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     """Everything that differs from ``old`` to ``new``, in the game's terms."""
     a, b = read_entities(old), read_entities(new)
+    sides = _side(old, a), _side(new, b)
     across = _across_editions(a, b)
-    whole_side = len(editions(a)) == 1 and len(editions(b)) == 1 and editions(a) != editions(b)
+    whole_side = len(sides[0].editions) == len(sides[1].editions) == 1 and (
+        sides[0].editions != sides[1].editions
+    )
     for old_key, new_key in across.items():  # the same rule in the other edition: one key
         a.by_key[new_key] = a.by_key.pop(old_key)
         a.texts[new_key] = a.texts.pop(old_key)
@@ -121,8 +124,8 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     diffs = _name_led_units(diffs, {**_names(a), **_names(b)})
     diffs.sort(key=_order)
     return DiffReport(
-        old=_side(old, a),
-        new=_side(new, b),
+        old=sides[0],
+        new=sides[1],
         summary=_count(diffs),
         by_kind={k: _count([d for d in diffs if d.kind == k]) for k in _kinds(diffs)},
         entities=diffs,
