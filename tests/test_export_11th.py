@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
+from test_export_slice import FEB, SLICE, CanonicalJson
 from wahanorm import pipeline
 from wahanorm.diff.engine import Snapshot, diff_snapshots
 from wahanorm.diff.render_text import render_text
@@ -18,8 +19,6 @@ from wahanorm.export import extract_export
 from wahanorm.export.tables import header_form, undo_resave
 from wahanorm.extraction import Entity, Extraction
 from wahanorm.models import Datasheet, Detachment, Enhancement
-
-from test_export_slice import FEB, SLICE, CanonicalJson
 
 SAMPLE = "wahapedia-11ed-2026-09-13-sample"
 RESAVED = "wahapedia-11ed-2026-09-13-sample-resaved"
@@ -37,9 +36,7 @@ def resaved() -> Extraction:
 
 def find(extraction: Extraction, kind: str, entity_id: str, edition: int) -> Entity:
     found = [
-        e
-        for e in extraction.entities
-        if (e.kind, e.id, e.edition) == (kind, entity_id, edition)
+        e for e in extraction.entities if (e.kind, e.id, e.edition) == (kind, entity_id, edition)
     ]
     assert len(found) == 1, [(e.kind, e.id, e.edition) for e in extraction.entities]
     return found[0]
@@ -228,7 +225,9 @@ def test_both_forms_end_to_end(form: str, repo_cwd: Path) -> None:
     assert codes.count("resaved-export") == (1 if form == RESAVED else 0)
 
 
-def test_snapshots_of_the_eleventh_edition(eleventh: Extraction, snapshot: SnapshotAssertion) -> None:
+def test_snapshots_of_the_eleventh_edition(
+    eleventh: Extraction, snapshot: SnapshotAssertion
+) -> None:
     keep = {
         ("detachment", "adeptus-custodes/shield-host", 11),
         ("enhancement", "might-of-the-moritoi/interred-expertise", 11),

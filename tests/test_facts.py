@@ -194,7 +194,11 @@ def test_glossary_rules(samples: pipeline.Conversion) -> None:
     assert hazard["rule_number"] == "06.03"
     assert hazard["text"].startswith("To make a hazard roll for a unit, roll one D6")
     lethal = entity(samples, "rule", "core/lethal-hits", 11)
-    assert (lethal["rule_number"], lethal["name"], lethal["variants"]) == ("24.23", "LETHAL HITS", [])
+    assert (lethal["rule_number"], lethal["name"], lethal["variants"]) == (
+        "24.23",
+        "LETHAL HITS",
+        [],
+    )
     assert entity(samples, "rule", "core/lethal-hits", 10)["rule_number"] is None
     assert entity(samples, "rule", "orks/waaagh", 11)["text"].startswith("The infamous war cry")
     assert "10ed/rule/world-eaters/blessings-of-khorne.json" in samples.files

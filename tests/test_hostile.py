@@ -132,7 +132,10 @@ def test_cp1252_dump_reads_as_its_utf8_original(
     # Same entities, field for field, as the UTF-8 original (sources aside).
     code, _, _ = run(capsys, "convert", "utf8", "--out", "ref", "--no-cache", "--jobs", "1")
     assert code == 0
-    for rel in ("11ed/datasheet/orks/ufthak-blackhawk.json", "11ed/stratagem/war-horde/ard-as-nails.json"):
+    for rel in (
+        "11ed/datasheet/orks/ufthak-blackhawk.json",
+        "11ed/stratagem/war-horde/ard-as-nails.json",
+    ):
         got, want = entity(rel), entity(rel, Path("ref"))
         got.pop("sources")
         want.pop("sources")

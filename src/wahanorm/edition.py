@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import Literal, cast
+from typing import Literal
 
 Edition = Literal[10, 11]
 EDITIONS: tuple[Edition, ...] = (10, 11)
@@ -29,7 +29,11 @@ _GLUED_CORE = re.compile(r"\dCPCore(?P<category> [-–] [A-Z][a-z]+ [A-Z][a-z]+)
 
 def as_edition(value: int) -> Edition | None:
     """``value`` as an edition, or None when it is not 10 or 11."""
-    return cast("Edition", value) if value in EDITIONS else None
+    if value == 10:
+        return 10
+    if value == 11:
+        return 11
+    return None
 
 
 def link_edition(text: str) -> Edition | None:
@@ -98,8 +102,9 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
     return None, ""
 
 
-def own_edition(kind: str, rule_number: str | None, source: str | None, category: str | None
-                ) -> Edition | None:
+def own_edition(
+    kind: str, rule_number: str | None, source: str | None, category: str | None
+) -> Edition | None:
     """The edition an entity's own heading says, whatever page it is on: a numbered rule or
     stratagem is 11th edition; a core stratagem says it by its form. None when it says none."""
     if is_rule_number(rule_number):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
+from wahanorm.edition import Edition
 from wahanorm.export.context import ExportContext
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
-from wahanorm.edition import Edition
 from wahanorm.models import Detachment, DetachmentRule, Enhancement, Rule
 
 Links = dict[str, str]
