@@ -86,20 +86,29 @@ def editions(entities: Entities) -> list[int]:
 
 
 def _across_editions(a: Entities, b: Entities) -> dict[Key, Key]:
-    """OLD key → NEW key for the entities of one (kind, id) that are in one edition in OLD and
-    another in NEW, and in no other edition on either side: the same rule, now in the other
-    edition. Matched before renames, so a 10th → 11th diff is one change per entity."""
+    """OLD key → NEW key for an entity of one (kind, id) that is in one edition in OLD and
+    another in NEW: the same rule, now in the other edition. Matched before renames, so a 10th →
+    11th diff is one change per entity. Where one side holds the (kind, id) in both editions
+    (or an output written before editions holds it once), the other side's one entity pairs
+    with the version it differs least from."""
     gone: dict[tuple[str, str], list[Key]] = {}
     came: dict[tuple[str, str], list[Key]] = {}
-    for key in a.by_key.keys() - b.by_key.keys():
+    for key in sorted(a.by_key.keys() - b.by_key.keys()):
         gone.setdefault(key[1:], []).append(key)
-    for key in b.by_key.keys() - a.by_key.keys():
+    for key in sorted(b.by_key.keys() - a.by_key.keys()):
         came.setdefault(key[1:], []).append(key)
-    return {
-        old[0]: new[0]
-        for kind_id, old in gone.items()
-        if len(old) == 1 and len(new := came.get(kind_id, [])) == 1
-    }
+    pairs: dict[Key, Key] = {}
+    for kind_id, old in gone.items():
+        new = came.get(kind_id, [])
+        if len(old) == 1 and new:
+            pairs[old[0]] = min(new, key=lambda k: _distance(a.by_key[old[0]], b.by_key[k]))
+        elif len(new) == 1 and old:
+            pairs[min(old, key=lambda k: _distance(a.by_key[k], b.by_key[new[0]]))] = new[0]
+    return pairs
+
+
+def _distance(old: Entity, new: Entity) -> int:
+    return len(compare_entities(old, new))
 
 
 def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
@@ -107,15 +116,16 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     a, b = read_entities(old), read_entities(new)
     sides = _side(old, a), _side(new, b)
     across = _across_editions(a, b)
-    whole_side = len(sides[0].editions) == len(sides[1].editions) == 1 and (
-        sides[0].editions != sides[1].editions
+    # said once for the whole diff (``Side.editions``), not per entity: one edition against the
+    # other, or an output written before editions against one with them
+    whole_side = (len(sides[0].editions) == len(sides[1].editions) == 1) or not (
+        sides[0].editions and sides[1].editions
     )
     for old_key, new_key in across.items():  # the same rule in the other edition: one key
         a.by_key[new_key] = a.by_key.pop(old_key)
         a.texts[new_key] = a.texts.pop(old_key)
-        if whole_side:  # said once for the whole diff (``Side.editions``), not per entity
-            a.by_key[new_key] = {**a.by_key[new_key], "edition": new_key[0]}
-            b.by_key[new_key] = {**b.by_key[new_key], "edition": new_key[0]}
+        if whole_side:
+            a.by_key[new_key] = {**a.by_key[new_key], "edition": b.by_key[new_key].get("edition")}
     grouper = Grouper([*b.by_key.values(), *a.by_key.values()])
     diffs = _changed(a, b, grouper) + _added_removed_renamed(a, b, grouper)
     diffs = _drop_implied(
