@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import shared_path
 from test_export_slice import FEB, SLICE
-
 from wahanorm import pipeline
 from wahanorm.diff.engine import Snapshot, diff_snapshots
 from wahanorm.dump import extract_dump
