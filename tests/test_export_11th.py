@@ -279,3 +279,28 @@ def test_diff_between_one_edition_and_the_other_says_the_edition_once(repo_cwd: 
     assert warboss.status == "changed" and "Warboss: T 5 → 6" in summaries
     assert not [s for s in summaries if s.startswith("Edition")]
     assert "editions: 10th → 11th" in render_text(report)
+
+
+def test_the_new_fields_in_the_diff(repo_cwd: Path) -> None:
+    files = pipeline.convert([SLICE / SAMPLE], jobs=1).files
+    changed = dict(files)
+    host = "11ed/detachment/adeptus-custodes/shield-host.json"
+    changed[host] = (
+        files[host]
+        .replace('"dp": 2', '"dp": 3')
+        .replace('"force_disposition": "Purge the Foe"', '"force_disposition": "Take and Hold"')
+    )
+    mantle = "11ed/enhancement/shield-host/auric-mantle.json"
+    changed[mantle] = files[mantle].replace('"upgrade": false', '"upgrade": true')
+    weirdboy = "11ed/datasheet/orks/weirdboy.json"
+    changed[weirdboy] = files[weirdboy].replace('"is_support": true', '"is_support": false')
+    report = diff_snapshots(Snapshot("a", "output", files), Snapshot("b", "output", changed))
+    summaries = {d.id: [c.summary for c in d.changes] for d in report.entities}
+    assert summaries == {
+        "adeptus-custodes/shield-host": [
+            "DP 2 → 3",
+            "Force disposition: Purge the Foe → Take and Hold",
+        ],
+        "shield-host/auric-mantle": ["Upgrade: no → yes"],
+        "orks/weirdboy": ["Support character: yes → no"],
+    }

@@ -17,6 +17,7 @@ FOLD_CHARS = 200
 KIND_TITLES = {
     "datasheet": "Datasheets",
     "stratagem": "Stratagems",
+    "detachment": "Detachments",
     "detachment_rule": "Detachment rules",
     "enhancement": "Enhancements",
     "rule": "Rules",
