@@ -55,11 +55,16 @@ def test_core_stratagems_of_both_editions_are_two_entities(eleventh: Extraction)
 
 
 def test_editions_of_books_detachments_and_datasheets(eleventh: Extraction) -> None:
-    # Source.csv: 000000285|Boarding Actions|Expansion|10|…
-    assert find(eleventh, "stratagem", "boarding-actions/command-re-roll", 10)
+    # Source.csv dates Boarding Actions to 10th edition (000000285|Boarding Actions|Expansion|10|)
+    # but the 11th-edition Warboss lists its stratagems (Datasheets_stratagems.csv
+    # 000000001|000009218002|): they are the ones of the 11th-edition site, as on page 000
+    assert find(eleventh, "stratagem", "boarding-actions/command-re-roll", 11)
+    warboss = find(eleventh, "datasheet", "orks/warboss", 11)
+    assert "boarding-actions/command-re-roll" in warboss.stratagems  # type: ignore[union-attr]
     # Detachments.csv: 000000909|AC|Voyagers in Darkness|<b>…</b>|Boarding Actions|||
-    voyagers = find(eleventh, "detachment", "adeptus-custodes/voyagers-in-darkness", 10)
+    voyagers = find(eleventh, "detachment", "adeptus-custodes/voyagers-in-darkness", 11)
     assert isinstance(voyagers, Detachment) and voyagers.type == "Boarding Actions"
+    assert voyagers.dp is None
     # |NEW ORDERS|000008539002|Core Stratagem – Strategic Ploy Stratagem|…: a category, 10th
     assert find(eleventh, "stratagem", "core/new-orders", 10)
     # Datasheets.csv: links https://wahapedia.ru/wh40k11ed/…; the Warbike's source has edition 0
@@ -68,6 +73,21 @@ def test_editions_of_books_detachments_and_datasheets(eleventh: Extraction) -> N
     # a detachment's stratagem takes its detachment's edition
     assert find(eleventh, "stratagem", "auric-champions/slayer-of-champions", 11)
     assert not [d for d in eleventh.report.diagnostics if d.code.startswith("edition")]
+
+
+def test_a_datasheet_listing_only_the_other_editions_version_is_reported(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "linked"
+    folder.mkdir()
+    for table in (SLICE / SAMPLE).glob("*.csv"):
+        (folder / table.name).write_bytes(table.read_bytes())
+    links = folder / "Datasheets_stratagems.csv"
+    # the Warboss lists the 10th-edition GO TO GROUND (|GO TO GROUND|000008335010|Core – …)
+    links.write_bytes(links.read_bytes() + b"000000001|000008335010|\r\n")
+    extraction = extract_export(folder, "linked")
+    [warning] = [d for d in extraction.report.diagnostics if d.code == "edition-link"]
+    assert "orks/warboss (11th edition) lists stratagem core/go-to-ground" in warning.message
 
 
 def test_an_export_that_does_not_tell_its_edition(tmp_path: Path) -> None:
@@ -219,7 +239,8 @@ def test_both_forms_end_to_end(form: str, repo_cwd: Path) -> None:
     assert "11ed/stratagem/core/command-re-roll.json" in files
     index = json.loads(files["index.json"])
     editions = {(e["kind"], e["id"], e["edition"]) for e in index["entities"]}
-    assert ("detachment", "adeptus-custodes/voyagers-in-darkness", 10) in editions
+    assert ("detachment", "adeptus-custodes/voyagers-in-darkness", 11) in editions
+    assert ("stratagem", "core/go-to-ground", 10) in editions
     assert index["data_version"] == "2026-09-13 03:43:55"
     codes = [d["code"] for d in index["diagnostics"]]
     assert codes.count("resaved-export") == (1 if form == RESAVED else 0)

@@ -58,9 +58,34 @@ def extract_export(
         *enhancements,
     ]
     entities.extend(glossary)
+    _check_link_editions(ctx, entities)
     extraction.entities = entities
     extraction.data_version = data_version(ctx)
     return extraction
+
+
+def _check_link_editions(ctx: ExportContext, entities: list[Entity]) -> None:
+    """A datasheet lists the versions of its own edition; one that lists an entity the export
+    holds only in the other edition is reported (the link is kept)."""
+    held = {(e.edition, e.kind, e.id) for e in entities}
+    for sheet in entities:
+        if sheet.kind != "datasheet":
+            continue
+        for kind, ids in (
+            ("stratagem", sheet.stratagems),
+            ("enhancement", sheet.enhancements),
+            ("detachment_rule", sheet.detachment_rules),
+        ):
+            for entity_id in ids:
+                other = 21 - sheet.edition  # 10 ↔ 11
+                if (sheet.edition, kind, entity_id) not in held and (other, kind, entity_id) in held:
+                    ctx.report.warning(
+                        "edition-link",
+                        f"datasheet {sheet.id} ({sheet.edition}th edition) lists {kind} "
+                        f"{entity_id}, which the export holds only in {other}th edition",
+                        line=sheet.sources[0].line_start if sheet.sources else None,
+                        path=ctx.path("Datasheets.csv"),
+                    )
 
 
 def data_version(ctx: ExportContext) -> str | None:

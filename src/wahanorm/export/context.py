@@ -98,8 +98,6 @@ class ExportContext:
     """The export's edition: its links' (``/wh40k11ed/``), else its Source.csv's newest."""
     source_editions: dict[str, Edition] = field(default_factory=dict)
     """Source.csv: the edition of each source book, by lower-case name."""
-    detachment_editions: dict[str, Edition] = field(default_factory=dict)
-    """The edition of each detachment, by its row id."""
 
     def load(self) -> bool:
         """Read every table and the faction and detachment names. False (and one error) when
@@ -175,7 +173,7 @@ class ExportContext:
             self.glossary_names[record.get("id")] = self.text("Abilities.csv", record, "name")
 
     def _editions(self) -> None:
-        """The export's edition, each source book's and each detachment's."""
+        """The export's edition, and each source book's."""
         for record in self.table("Source.csv"):
             edition = _int_edition(record.get("edition"))
             if edition is not None:
@@ -187,9 +185,6 @@ class ExportContext:
                     links[found] += 1
         books = max(self.source_editions.values(), default=None)
         self.edition = self._told(links, books)
-        for record in self.table("Detachments.csv"):
-            book = self.source_editions.get(self.text("Detachments.csv", record, "type").lower())
-            self.detachment_editions[record.get("id")] = book or self.edition
 
     def _told(self, links: Counter[Edition], books: Edition | None) -> Edition:
         found = links.most_common(1)[0][0] if links else books
@@ -219,10 +214,6 @@ class ExportContext:
                 path=self.display,
             )
         return found
-
-    def book_edition(self, name: str) -> Edition | None:
-        """The edition of a source book Source.csv names (``Boarding Actions`` → 10)."""
-        return self.source_editions.get(name.lower())
 
     def table(self, name: str) -> Table:
         """A table by file name (empty when the export lacks it)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from wahanorm.edition import Edition
 from wahanorm.export.context import ExportContext
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
@@ -28,12 +27,6 @@ def detachment_of(ctx: ExportContext, table: str, record: Record) -> str | None:
     if name:
         return name
     return ctx.detachments.get(record.get("detachment_id"))
-
-
-def detachment_edition(ctx: ExportContext, record: Record) -> Edition:
-    """The edition of a row that belongs to a detachment: its detachment's (a Boarding Actions
-    detachment is of that book's edition), else the export's."""
-    return ctx.detachment_editions.get(record.get("detachment_id")) or ctx.edition
 
 
 def detachments(ctx: ExportContext) -> list[Detachment]:
@@ -57,7 +50,7 @@ def detachments(ctx: ExportContext) -> list[Detachment]:
             Detachment(
                 id=make_id(faction, name),
                 name=name,
-                edition=ctx.detachment_editions.get(record.get("id")) or ctx.edition,
+                edition=ctx.edition,
                 sources=[ctx.source(table, record)],
                 faction=faction,
                 type=ctx.optional(table, record, "type"),
@@ -121,7 +114,7 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
         rule = DetachmentRule(
             id=make_id(detachment, name),
             name=name,
-            edition=detachment_edition(ctx, record),
+            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             flavour=ctx.optional(table, record, "legend"),
@@ -146,7 +139,7 @@ def enhancements(ctx: ExportContext) -> tuple[list[Enhancement], Links]:
         enhancement = Enhancement(
             id=make_id(detachment, name),
             name=name,
-            edition=detachment_edition(ctx, record),
+            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             faction=ctx.faction_name(table, record, record.get("faction_id")),

@@ -91,7 +91,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
     return Stratagem(
         id=make_id(source, name),
         name=name,
-        edition=_edition(ctx, record, source, category),
+        edition=_edition(ctx, source, category),
         sources=[ctx.source(TABLE, record)],
         cp=_cp(ctx, record, name),
         source=source,
@@ -105,14 +105,13 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
     )
 
 
-def _edition(ctx: ExportContext, record: Record, source: str, category: str | None) -> Edition:
-    """A detachment's stratagem is of its detachment's edition; a core stratagem says its own by
-    its form (``Core – Battle Tactic Stratagem`` is 10th edition, ``Core Stratagem`` 11th); a
-    book's (``Boarding Actions``) is of the edition Source.csv gives the book; else the export's."""
-    if record.get("detachment_id") in ctx.detachment_editions:
-        return ctx.detachment_editions[record.get("detachment_id")]
-    own = own_edition("stratagem", None, source, category)
-    return own or ctx.book_edition(source) or ctx.edition
+def _edition(ctx: ExportContext, source: str, category: str | None) -> Edition:
+    """A core stratagem says its edition by its form (``Core – Battle Tactic Stratagem`` is 10th
+    edition, ``Core Stratagem`` 11th: an 11th-edition export still holds the 10th-edition core
+    stratagems, which no datasheet lists); any other is of the export's edition, as the
+    datasheets that list it (the 11th-edition datasheets list the Boarding Actions stratagems,
+    although Source.csv dates that book to 10th edition)."""
+    return own_edition("stratagem", None, source, category) or ctx.edition
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
