@@ -78,7 +78,11 @@ def _check_link_editions(ctx: ExportContext, entities: list[Entity]) -> None:
         ):
             for entity_id in ids:
                 other = 21 - sheet.edition  # 10 ↔ 11
-                if (sheet.edition, kind, entity_id) not in held and (other, kind, entity_id) in held:
+                if (sheet.edition, kind, entity_id) not in held and (
+                    other,
+                    kind,
+                    entity_id,
+                ) in held:
                     ctx.report.warning(
                         "edition-link",
                         f"datasheet {sheet.id} ({sheet.edition}th edition) lists {kind} "
