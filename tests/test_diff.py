@@ -213,10 +213,10 @@ def test_missing_side_is_exit_2_one_line(tmp_path: Path) -> None:
 def test_broken_entity_file_is_exit_2(tmp_path: Path) -> None:
     old = write_out(tmp_path / "old", base_entities())
     new = write_out(tmp_path / "new", base_entities())
-    (new / "stratagem/world-eaters/blood-offering.json").write_text("{ not json", "utf-8")
+    (new / "10ed/stratagem/world-eaters/blood-offering.json").write_text("{ not json", "utf-8")
     code, _, err = run_cli([str(old), str(new)])
     assert code == EXIT_ERROR
-    assert "stratagem/world-eaters/blood-offering.json is not valid JSON" in err
+    assert "10ed/stratagem/world-eaters/blood-offering.json is not valid JSON" in err
     assert len(err.splitlines()) == 1
 
 

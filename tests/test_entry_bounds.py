@@ -72,8 +72,10 @@ def test_detachment_rule_from_a_dump() -> None:
 # Facts of raw/, checked by hand against the raw text.
 
 
-def _entity(samples: pipeline.Conversion, kind: str, entity_id: str) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads(samples.files[f"{kind}/{entity_id}.json"])
+def _entity(
+    samples: pipeline.Conversion, kind: str, entity_id: str, edition: int = 10
+) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(samples.files[f"{edition}ed/{kind}/{entity_id}.json"])
     return found
 
 
@@ -115,9 +117,9 @@ def test_sidebar_after_see_also_is_its_own_entry() -> None:
 
 
 def test_battle_shock_rolls_ends_at_its_see_also(samples: pipeline.Conversion) -> None:
-    shock = _entity(samples, "rule", "core/battle-shock-rolls")
+    shock = _entity(samples, "rule", "core/battle-shock-rolls", 11)
     assert "BATTLEFIELD MORALE" not in shock["text"]
-    morale = _entity(samples, "rule", "core/battlefield-morale")
+    morale = _entity(samples, "rule", "core/battlefield-morale", 11)
     assert [v["name"] for v in [morale, *morale["variants"]]] == [
         "Battlefield Morale",
         "BATTLEFIELD MORALE",

@@ -14,8 +14,8 @@ from wahanorm.models import AnyEntity, Datasheet, Stratagem
 ENTITY = TypeAdapter(AnyEntity)
 
 
-def entity(samples: pipeline.Conversion, kind: str, entity_id: str) -> dict:
-    return json.loads(samples.files[f"{kind}/{entity_id}.json"])
+def entity(samples: pipeline.Conversion, kind: str, entity_id: str, edition: int = 10) -> dict:
+    return json.loads(samples.files[f"{edition}ed/{kind}/{entity_id}.json"])
 
 
 def weapon(sheet: dict, name: str, profile: str | None = None) -> dict:
@@ -105,7 +105,7 @@ def test_the_archivist_stats_and_base(samples: pipeline.Conversion) -> None:
 
 
 def test_bare_weapon_words_become_abilities(samples: pipeline.Conversion) -> None:
-    sheet = entity(samples, "datasheet", "orks/ufthak-blackhawk")
+    sheet = entity(samples, "datasheet", "orks/ufthak-blackhawk", 11)
     shokk = weapon(sheet, "Shokk rifle")
     assert [a["name"] for a in shokk["abilities"]] == [
         "DEVASTATING WOUNDS",
@@ -120,11 +120,14 @@ def test_bare_weapon_words_become_abilities(samples: pipeline.Conversion) -> Non
     ]
 
 
-def test_numbered_core_stratagem_and_its_older_variant(samples: pipeline.Conversion) -> None:
-    reroll = entity(samples, "stratagem", "core/command-re-roll")
-    versions = [reroll, *reroll["variants"]]
-    numbered = [v for v in versions if v["rule_number"] == "15.02"]
-    assert len(numbered) == 1 and len(versions) == 2
+def test_the_two_editions_of_a_core_stratagem_are_two_entities(
+    samples: pipeline.Conversion,
+) -> None:
+    numbered = [entity(samples, "stratagem", "core/command-re-roll", 11)]
+    older = entity(samples, "stratagem", "core/command-re-roll", 10)
+    assert numbered[0]["rule_number"] == "15.02" and numbered[0]["edition"] == 11
+    assert numbered[0]["variants"] == [] and older["variants"] == []
+    assert {s["path"] for s in numbered[0]["sources"]} == {"raw/000_47df9cafce3cbdb4.txt"}
     assert numbered[0]["when"].endswith(
         "- A roll to determine the number of attacks generated with a weapon."
     )
@@ -137,7 +140,7 @@ def test_numbered_core_stratagem_and_its_older_variant(samples: pipeline.Convers
         "any_phase": True,
         "excluded_phases": [],
     }
-    older = next(v for v in versions if v["rule_number"] is None)
+    assert older["rule_number"] is None and older["edition"] == 10
     assert older["category"] == "Battle Tactic"
     assert {s["path"] for s in older["sources"]} == {
         "raw/002_4ce5d9c8bc5975ce.txt",
@@ -160,15 +163,11 @@ def test_stratagem_fields(samples: pipeline.Conversion) -> None:
         "any_phase": False,
         "excluded_phases": [],
     }
-    dakka = entity(samples, "stratagem", "more-dakka/call-dat-dakka")
+    dakka = entity(samples, "stratagem", "more-dakka/call-dat-dakka", 11)
     assert (dakka["source"], dakka["category"]) == ("More Dakka!", None)
     assert dakka["timing"]["turn"] == "opponent"
-    heroic = next(
-        v
-        for v in [entity(samples, "stratagem", "core/heroic-intervention")]
-        + entity(samples, "stratagem", "core/heroic-intervention")["variants"]
-        if v["rule_number"] == "15.11"
-    )
+    heroic = entity(samples, "stratagem", "core/heroic-intervention", 11)
+    assert heroic["rule_number"] == "15.11"
     assert heroic["effect"].count("- Leap to Defend") == 1 and "+1CP" in heroic["effect"]
 
 
@@ -191,7 +190,7 @@ def test_detachment_rules_and_enhancement(samples: pipeline.Conversion) -> None:
         tithe["flavour"]
         == "To call forth the blood legions requires the spilling of oceans of crimson gore."
     )
-    stuck = entity(samples, "detachment_rule", "war-horde/get-stuck-in")
+    stuck = entity(samples, "detachment_rule", "war-horde/get-stuck-in", 11)
     assert (
         stuck["text"]
         == "Melee weapons equipped by ORKS models from your army have the [SUSTAINED HITS 1] ability."
@@ -201,14 +200,18 @@ def test_detachment_rules_and_enhancement(samples: pipeline.Conversion) -> None:
 
 
 def test_glossary_rules(samples: pipeline.Conversion) -> None:
-    hazard = entity(samples, "rule", "core/hazard-rolls")
+    hazard = entity(samples, "rule", "core/hazard-rolls", 11)
     assert hazard["rule_number"] == "06.03"
     assert hazard["text"].startswith("To make a hazard roll for a unit, roll one D6")
-    lethal = entity(samples, "rule", "core/lethal-hits")
-    numbered = [v for v in [lethal, *lethal["variants"]] if v["rule_number"] == "24.23"]
-    assert numbered and numbered[0]["name"] == "LETHAL HITS"
-    assert entity(samples, "rule", "orks/waaagh")["text"].startswith("The infamous war cry")
-    assert "rule/world-eaters/blessings-of-khorne.json" in samples.files
+    lethal = entity(samples, "rule", "core/lethal-hits", 11)
+    assert (lethal["rule_number"], lethal["name"], lethal["variants"]) == (
+        "24.23",
+        "LETHAL HITS",
+        [],
+    )
+    assert entity(samples, "rule", "core/lethal-hits", 10)["rule_number"] is None
+    assert entity(samples, "rule", "orks/waaagh", 11)["text"].startswith("The infamous war cry")
+    assert "10ed/rule/world-eaters/blessings-of-khorne.json" in samples.files
 
 
 def test_holes_and_dropped_repetitions_are_diagnostics(samples: pipeline.Conversion) -> None:
@@ -236,7 +239,7 @@ def test_every_output_file_validates_and_is_canonical(samples: pipeline.Conversi
         assert text.endswith("\n") and "\r" not in text
         if rel != "index.json":
             model = ENTITY.validate_json(text)
-            assert f"{model.kind}/{model.id}.json" == rel
+            assert f"{model.edition}ed/{model.kind}/{model.id}.json" == rel
 
 
 def test_same_input_same_bytes(repo_cwd: Path, samples: pipeline.Conversion) -> None:

@@ -26,7 +26,7 @@ ORKS = RAW / "000_47df9cafce3cbdb4.txt"  # datasheet orks/ufthak-blackhawk
 WORLD_EATERS = RAW / "002_4ce5d9c8bc5975ce.txt"  # datasheet world-eaters/bloodthirster
 ARCHIVIST = RAW / "003_3bddafab6d78ca00.txt"  # datasheet unaligned-forces/the-archivist
 STRAKEN = RAW / "004_915fe25d03f9d2ef.txt"  # datasheet astra-militarum/iron-hand-straken
-GOOD_FILE = "datasheet/astra-militarum/iron-hand-straken.json"
+GOOD_FILE = "10ed/datasheet/astra-militarum/iron-hand-straken.json"
 EXPORT_FIXTURE = REPO / "tests" / "fixtures" / "export" / "wahapedia-10ed-2025-11-14-html"
 
 
@@ -132,12 +132,15 @@ def test_cp1252_dump_reads_as_its_utf8_original(
     # Same entities, field for field, as the UTF-8 original (sources aside).
     code, _, _ = run(capsys, "convert", "utf8", "--out", "ref", "--no-cache", "--jobs", "1")
     assert code == 0
-    for rel in ("datasheet/orks/ufthak-blackhawk.json", "stratagem/war-horde/ard-as-nails.json"):
+    for rel in (
+        "11ed/datasheet/orks/ufthak-blackhawk.json",
+        "11ed/stratagem/war-horde/ard-as-nails.json",
+    ):
         got, want = entity(rel), entity(rel, Path("ref"))
         got.pop("sources")
         want.pop("sources")
         assert got == want
-    assert entity("stratagem/war-horde/ard-as-nails.json")["name"] == "'ARD AS NAILS"
+    assert entity("11ed/stratagem/war-horde/ard-as-nails.json")["name"] == "'ARD AS NAILS"
 
 
 def test_latin1_text_is_decoded_and_noted(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,7 +174,7 @@ def test_mojibake_is_repaired_in_the_entity_and_reported(
     assert diag["line"] == number
     assert diag["severity"] == "warning"
     assert f"in/moji.txt:{number}: warning: mis-decoded text repaired" in err
-    stratagem = entity("stratagem/freebooter-krew/krump-and-run.json")
+    stratagem = entity("11ed/stratagem/freebooter-krew/krump-and-run.json")
     assert (
         stratagem["when"] == "Your opponent's Movement phase, just after an enemy unit falls back."
     )
@@ -218,7 +221,7 @@ def test_file_over_the_size_limit_is_refused(
     assert diag["message"] == f"file is {size} bytes, over the 60000 byte limit for one input"
     assert "1 inputs failed: in/huge.txt" in out
     assert "in/huge.txt: error: file is" in err
-    assert Path("out/datasheet/orks/ufthak-blackhawk.json").is_file()
+    assert Path("out/11ed/datasheet/orks/ufthak-blackhawk.json").is_file()
     assert_good_converted()
 
 
@@ -274,7 +277,7 @@ def test_html_with_script_style_and_deep_nesting(
     assert not diagnostics("internal-error", "in/page.html")
     (note,) = diagnostics("generic-html", "in/page.html")
     assert note["severity"] == "info"
-    stratagem = entity("stratagem/core/counteroffensive.json")
+    stratagem = entity("11ed/stratagem/core/counteroffensive.json")
     assert stratagem["cp"] == 2
     assert stratagem["when"].startswith("Fight step of your opponent's Fight phase")
     assert stratagem["sources"][0]["path"] == "in/page.html"
@@ -317,7 +320,7 @@ def test_dump_cut_in_the_middle_of_a_stratagem(
     ):
         assert before in ids
     assert ("stratagem", "core/counteroffensive") not in ids
-    assert entity("stratagem/core/rapid-ingress.json")["effect"] == (
+    assert entity("11ed/stratagem/core/rapid-ingress.json")["effect"] == (
         "Your unit makes an ingress move (20.04)."
     )
     assert_good_converted()
@@ -348,8 +351,8 @@ def test_two_dumps_pasted_into_one_file(work: Path, capsys: pytest.CaptureFixtur
     offset = first.count("\n")
     alone = dump.extract_dump(second, "alone.txt").entities[0]
     assert alone.kind == "datasheet"
-    bloodthirster = entity("datasheet/world-eaters/bloodthirster.json")
-    archivist = entity("datasheet/unaligned-forces/the-archivist.json")
+    bloodthirster = entity("10ed/datasheet/world-eaters/bloodthirster.json")
+    archivist = entity("10ed/datasheet/unaligned-forces/the-archivist.json")
     assert bloodthirster["sources"][0]["path"] == "in/pasted.txt"
     assert bloodthirster["sources"][0]["line_start"] == 1
     assert archivist["sources"][0]["path"] == "in/pasted.txt"
@@ -393,11 +396,11 @@ def test_hostile_unit_names_give_safe_ids_and_stay_inside_out(
     assert all(is_safe_id(i) for i in ids)
     for _, _, sheet_id, stratagem_id in HOSTILE_NAMES:
         assert (
-            f"datasheet/{sheet_id}.json" in created
-            or Path("out/datasheet").joinpath(f"{sheet_id}.json").is_file()
+            f"out/11ed/datasheet/{sheet_id}.json" in created
+            or Path("out/11ed/datasheet").joinpath(f"{sheet_id}.json").is_file()
         )
-        assert Path("out/stratagem").joinpath(f"{stratagem_id}.json").is_file()
-    assert entity("datasheet/orki/boevoy-yunit.json")["name"] == "Боевой Юнит"
+        assert Path("out/11ed/stratagem").joinpath(f"{stratagem_id}.json").is_file()
+    assert entity("11ed/datasheet/orki/boevoy-yunit.json")["name"] == "Боевой Юнит"
     for path in Path("out").rglob("*.json"):
         rel = path.relative_to("out").as_posix()
         assert ".." not in rel and ":" not in rel and rel.isascii()
@@ -424,7 +427,7 @@ def test_symlink_loops_in_an_input_folder_terminate(
     code, out, _ = convert(capsys)
     assert code == 0
     assert "wahanorm: 2 inputs" in out
-    assert Path("out/datasheet/orks/ufthak-blackhawk.json").is_file()
+    assert Path("out/11ed/datasheet/orks/ufthak-blackhawk.json").is_file()
     assert_good_converted()
 
 
@@ -480,14 +483,14 @@ def test_vanished_entity_is_removed_and_reported(
 ) -> None:
     shutil.copy(ORKS, work / "in" / "orks.txt")
     assert convert(capsys)[0] == 0
-    orks = Path("out/datasheet/orks/ufthak-blackhawk.json")
+    orks = Path("out/11ed/datasheet/orks/ufthak-blackhawk.json")
     assert orks.is_file()
     (work / "in" / "orks.txt").unlink()
     code, out, err = convert(capsys)
     assert code == 0
     assert not orks.exists()
-    assert not Path("out/datasheet/orks").exists()  # emptied folders go too
-    assert "removed (no longer in the input): out/datasheet/orks/ufthak-blackhawk.json" in err
+    assert not Path("out/11ed/datasheet/orks").exists()  # emptied folders go too
+    assert "removed (no longer in the input): out/11ed/datasheet/orks/ufthak-blackhawk.json" in err
     removed = int(out.split(" files written, ")[1].split(" removed")[0])
     assert removed == len([x for x in err.splitlines() if x.startswith("removed ")]) > 1
     ids = {e["id"] for e in index()["entities"]}
@@ -599,10 +602,10 @@ def test_a_crash_inside_one_input_becomes_a_diagnostic(
     shutil.copy(ORKS, work / "in" / "boom.txt")
     real = pipeline.extract_text
 
-    def explode(text: str, display: str, fmt: ingest.Format) -> Any:
+    def explode(text: str, display: str, fmt: ingest.Format, edition: Any = None) -> Any:
         if display == "in/boom.txt":
             raise RecursionError("maximum recursion depth exceeded")
-        return real(text, display, fmt)
+        return real(text, display, fmt, edition)
 
     monkeypatch.setattr(pipeline, "extract_text", explode)
     result = pipeline.convert([Path("in")], jobs=1)

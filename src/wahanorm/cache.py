@@ -47,6 +47,7 @@ def input_key(item: InputItem) -> str | None:
     """Content key of one input, or None when it cannot be read (it is then not cached)."""
     digest = hashlib.sha256(program_fingerprint().encode())
     digest.update(item.display.encode())
+    digest.update(f"edition={item.edition}".encode())
     try:
         if item.format == "export":
             for path in sorted(item.path.iterdir()):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
-KIND_CHOICES = ("datasheet", "stratagem", "detachment_rule", "enhancement", "rule")
+KIND_CHOICES = ("datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--no-cache", action="store_true", help="convert everything again")
     convert.add_argument(
         "--sqlite", type=Path, metavar="DB", help="also write the SQLite database of the output"
+    )
+    convert.add_argument(
+        "--edition",
+        type=int,
+        choices=(10, 11),
+        help="the game's edition of inputs that do not tell their own (else guessed: 10)",
     )
 
     database = commands.add_parser("db", help="build the SQLite database of an output folder")
@@ -182,7 +188,9 @@ def run_convert(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     store = None if args.no_cache else Cache(args.cache)
     with _progress_bar() as progress:
-        result = pipeline.convert(inputs, jobs=args.jobs, cache=store, progress=progress)
+        result = pipeline.convert(
+            inputs, jobs=args.jobs, cache=store, progress=progress, edition=args.edition
+        )
     if args.check:
         return _check(args.out, result.files)
     if not args.quiet:

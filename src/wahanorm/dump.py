@@ -12,9 +12,10 @@ import re
 
 from wahanorm import clean as cleaning
 from wahanorm.clean.lines import Line
+from wahanorm.edition import Edition, page_edition
 from wahanorm.emit import content_hash
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
-from wahanorm.extraction import Entity, Extraction
+from wahanorm.extraction import Entity, Extraction, with_edition
 from wahanorm.ids import make_id
 from wahanorm.models import (
     Datasheet,
@@ -78,8 +79,9 @@ HOLES: list[tuple[str, re.Pattern[str], str]] = [
 ]
 
 
-def extract_dump(text: str, display: str) -> Extraction:
-    """Entities of one text dump (of one page, or of several pasted into one file)."""
+def extract_dump(text: str, display: str, edition: Edition | None = None) -> Extraction:
+    """Entities of one text dump (of one page, or of several pasted into one file). ``edition``
+    is the one the user said (``--edition``), for a page that does not tell its own."""
     extraction = Extraction(display)
     report = extraction.report
     lines = cleaning.clean(cleaning.to_lines(text), report)
@@ -90,9 +92,33 @@ def extract_dump(text: str, display: str) -> Extraction:
     _report_holes(blocks, report)
     entities: list[Entity] = []
     for page in _pages(blocks):
-        entities.extend(_page_entities(page, display, report))
+        said = _page_edition(page, edition, report)
+        entities.extend(with_edition(e, said) for e in _page_entities(page, display, report))
     extraction.entities = _drop_repeats(entities, report)
     return extraction
+
+
+def _page_edition(blocks: list[Block], said: Edition | None, report: Report) -> Edition:
+    """The edition of one page: what it tells, else what the user said, else a guess (10th)."""
+    found, sign = page_edition(line.text for block in blocks for line in block.lines)
+    if found is None:
+        if said is not None:
+            return said
+        report.warning(
+            "edition-guessed",
+            "nothing on this page tells its edition (no link, core stratagem or cost table of "
+            "either); read as 10th edition: say it with --edition 10 or --edition 11",
+            blocks[0].first,
+        )
+        return 10
+    if said is not None and said != found:
+        report.warning(
+            "edition-disagrees",
+            f"--edition {said} was given, but {sign} of this page says {found}th edition; "
+            f"read as {found}th",
+            blocks[0].first,
+        )
+    return found
 
 
 def _pages(blocks: list[Block]) -> list[list[Block]]:
@@ -448,7 +474,7 @@ def _drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
     seen: dict[tuple[str, str, str], Entity] = {}
     kept: list[Entity] = []
     for entity in entities:
-        key = (entity.kind, entity.id, content_hash(entity))
+        key = (entity.kind, entity.id, content_hash(entity))  # the hash holds the edition
         if key in seen:
             first = seen[key].sources[0].line_start if seen[key].sources else 0
             report.info(

@@ -48,11 +48,17 @@ def _hash_of(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(text).hexdigest()[:16]
 
 
-def entity_path(out_dir: Path, kind: str, entity_id: str) -> Path:
-    """``out/<kind>/<namespace>/<name>.json``; refuses an id that could leave ``out_dir``."""
+def entity_file(edition: int, kind: str, entity_id: str) -> str:
+    """The one place an entity's file is named: ``<edition>ed/<kind>/<namespace>/<name>.json``
+    (relative to the output folder); refuses an id that could leave it."""
     if not is_safe_id(entity_id):
         raise ValueError(f"unsafe entity id {entity_id!r}")
-    return out_dir / kind / f"{entity_id}.json"
+    return f"{edition}ed/{kind}/{entity_id}.json"
+
+
+def entity_path(out_dir: Path, edition: int, kind: str, entity_id: str) -> Path:
+    """``out/<edition>ed/<kind>/<namespace>/<name>.json``."""
+    return out_dir / entity_file(edition, kind, entity_id)
 
 
 def render_outputs(
@@ -66,7 +72,7 @@ def render_outputs(
     files: dict[str, str] = {}
     entries: list[IndexEntry] = []
     for entity in entities:
-        rel = f"{entity.kind}/{entity.id}.json"
+        rel = entity_file(entity.edition, entity.kind, entity.id)
         data = entity.model_dump(mode="json")  # once: the file's text and the hash come from it
         files[rel] = canonical_json(data)
         said = {k: v for k, v in data.items() if k not in ("sources", "variants")}
@@ -75,12 +81,13 @@ def render_outputs(
                 id=entity.id,
                 kind=entity.kind,
                 name=entity.name,
+                edition=entity.edition,
                 hash=_hash_of(said),
                 sources=entity.sources,
                 variants=len(entity.variants),
             )
         )
-    entries.sort(key=lambda e: (e.kind, e.id))
+    entries.sort(key=lambda e: (e.edition, e.kind, e.id))
     index = Index(
         generator=f"wahanorm {__version__}",
         data_version=data_version,

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wahanorm.edition import Edition, own_edition
 from wahanorm.errors import Report
-from wahanorm.models import Datasheet, DetachmentRule, Enhancement, Rule, Stratagem
+from wahanorm.models import (
+    Datasheet,
+    Detachment,
+    DetachmentRule,
+    Enhancement,
+    Rule,
+    Stratagem,
+)
 
-Entity = Datasheet | Stratagem | DetachmentRule | Enhancement | Rule
+Entity = Datasheet | Stratagem | DetachmentRule | Enhancement | Detachment | Rule
 
 
 @dataclass
@@ -22,3 +30,16 @@ class Extraction:
     def __post_init__(self) -> None:
         if not self.report.path:
             self.report.path = self.path
+
+
+def with_edition(entity: Entity, page: Edition) -> Entity:
+    """``entity`` with its edition: its own heading's (a numbered rule, a core stratagem's
+    form), else its page's."""
+    edition = own_edition(
+        entity.kind,
+        getattr(entity, "rule_number", None),
+        getattr(entity, "source", None),
+        getattr(entity, "category", None),
+    )
+    edition = page if edition is None else edition
+    return entity if entity.edition == edition else entity.model_copy(update={"edition": edition})

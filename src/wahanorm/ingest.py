@@ -32,6 +32,8 @@ class InputItem:
     path: Path
     display: str
     format: Format
+    edition: int | None = None
+    """The edition the user said it is (``--edition``), for input that does not tell its own."""
 
 
 def display_path(path: Path) -> str:

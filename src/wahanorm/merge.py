@@ -1,4 +1,4 @@
-"""One entity per id across all inputs.
+"""One entity per (edition, kind, id) across all inputs.
 
 Copies that say the same thing (same content hash) become one entity with all their sources.
 Copies that disagree are all kept: the one most sources agree on (then the first read) is the
@@ -25,13 +25,14 @@ def _where(refs: list[SourceRef]) -> str:
 
 
 def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
-    """Merge by (kind, id); report every conflict; order the result by kind and id."""
-    groups: dict[tuple[str, str], dict[str, list[Entity]]] = defaultdict(dict)
+    """Merge by (edition, kind, id): the two editions of a rule are two entities, never variants
+    of each other. Report every conflict; order the result by edition, kind and id."""
+    groups: dict[tuple[int, str, str], dict[str, list[Entity]]] = defaultdict(dict)
     for entity in entities:
-        by_hash = groups[(entity.kind, entity.id)]
+        by_hash = groups[(entity.edition, entity.kind, entity.id)]
         by_hash.setdefault(content_hash(entity), []).append(entity)
     merged: list[Entity] = []
-    for (kind, entity_id), by_hash in sorted(groups.items()):
+    for (edition, kind, entity_id), by_hash in sorted(groups.items()):
         versions = [_combine(copies) for copies in by_hash.values()]
         versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
@@ -39,7 +40,7 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
             for other in others:
                 report.warning(
                     "conflict",
-                    f"{kind} {entity_id} differs between sources: {_where(head.sources)} "
+                    f"{kind} {entity_id} ({edition}th edition) differs between sources: {_where(head.sources)} "
                     f"and {_where(other.sources)}; both kept, the second as a variant",
                     line=other.sources[0].line_start if other.sources else None,
                     path=other.sources[0].path if other.sources else None,

@@ -197,6 +197,10 @@ class Timing(Model):
     """Phases an "any phase" WHEN excludes ("(excluding the Command phase)")."""
 
 
+Edition = Literal[10, 11]
+"""The game's edition a rules text belongs to: 10th (2023) or 11th (June 2026)."""
+
+
 class Entity(Model):
     """Fields every entity shares."""
 
@@ -204,6 +208,8 @@ class Entity(Model):
     """Stable path-safe id, ``<namespace>/<name>`` built from names: ``world-eaters/bloodthirster``, ``core/command-re-roll``."""
     name: str
     """The name as printed."""
+    edition: Edition = 10
+    """The edition of the game this entity is a rule of (10 or 11), told from the input."""
     sources: list[SourceRef] = []
     """Every place the entity was read, with its lines."""
 
@@ -249,6 +255,9 @@ class Datasheet(Entity):
     """Ids of the detachment rules the page lists."""
     enhancements: list[str] = []
     """Ids of the enhancements the page lists."""
+    is_support: bool | None = None
+    """11th edition: whether the unit is a support character (``Datasheets.is_support``); null
+    where the source does not say."""
     variants: list[Datasheet] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -328,7 +337,33 @@ class Enhancement(Entity):
     """The italic story text; null when none."""
     text: str | None = None
     """Its rules text; null when the source only lists it."""
+    upgrade: bool | None = None
+    """11th edition: whether the enhancement is an upgrade (``Enhancements.upgrade``); null
+    where the source does not say."""
+    support_leader: str | None = None
+    """11th edition: the export's ``Enhancements.support_leader`` text, where it has one."""
     variants: list[Enhancement] = []
+    """Other versions seen under the same id when sources disagree."""
+
+
+class Detachment(Entity):
+    """A detachment of a faction (id ``<faction>/<detachment>``), with its 11th-edition cost in
+    detachment points and its force disposition."""
+
+    kind: Literal["detachment"] = "detachment"
+    """Always ``detachment``."""
+    faction: str | None = None
+    """The faction's name."""
+    type: str | None = None
+    """What the source calls the detachment's type, e.g. ``Boarding Actions``; null for a
+    detachment of the main game."""
+    dp: int | None = None
+    """Its cost in detachment points (``Detachments.dp``), where the source has one."""
+    force_disposition: str | None = None
+    """Its force disposition (``Detachments.force_disposition``, e.g. ``Take and Hold``)."""
+    flavour: str | None = None
+    """Its flavour text (``Detachments.legend``), where the source has one."""
+    variants: list[Detachment] = []
     """Other versions seen under the same id when sources disagree."""
 
 
@@ -349,12 +384,13 @@ class Rule(Entity):
 
 
 AnyEntity = Annotated[
-    Datasheet | Stratagem | DetachmentRule | Enhancement | Rule, Field(discriminator="kind")
+    Datasheet | Stratagem | DetachmentRule | Enhancement | Detachment | Rule,
+    Field(discriminator="kind"),
 ]
 """Any one entity, told apart by ``kind``."""
 
-Kind = Literal["datasheet", "stratagem", "detachment_rule", "enhancement", "rule"]
-"""The kinds of entity, one folder of ``out/`` each."""
+Kind = Literal["datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule"]
+"""The kinds of entity, one folder of ``out/<edition>ed/`` each."""
 
 KINDS: tuple[str, ...] = get_args(Kind)
 
@@ -387,6 +423,8 @@ class IndexEntry(Model):
     """The entity's kind."""
     name: str
     """The entity's name."""
+    edition: Edition = 10
+    """The entity's edition (10 or 11): with ``kind`` and ``id`` it names the entity's file."""
     hash: str
     """Hash of what the entity says (its sources and variants left out): two files with the same hash say the same."""
     sources: list[SourceRef]

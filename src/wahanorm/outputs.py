@@ -22,7 +22,7 @@ JSON = dict[str, Any]
 
 def entity_file(entry: Mapping[str, Any]) -> str:
     """Where the file of one ``index.json`` entry lives, relative to the output folder."""
-    return emit.entity_path(Path(), str(entry["kind"]), str(entry["id"])).as_posix()
+    return emit.entity_file(int(entry.get("edition", 10)), str(entry["kind"]), str(entry["id"]))
 
 
 @dataclass

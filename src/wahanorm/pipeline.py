@@ -9,6 +9,7 @@ that boundary and becomes a diagnostic, so one bad file never stops a batch.
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from collections import Counter
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from wahanorm.cache import Cache, RunRecord, input_key, run_key
 from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
 
 if TYPE_CHECKING:
+    from wahanorm.edition import Edition
     from wahanorm.extraction import Entity, Extraction
     from wahanorm.models import Diagnostic
 
@@ -79,22 +81,25 @@ class Conversion:
         return sum(1 for d in self.rows() if d.severity == "error")
 
 
-def extract_text(text: str, display: str, fmt: ingest.Format) -> Extraction:
-    """Entities of one decoded text input (a dump or an HTML file)."""
+def extract_text(
+    text: str, display: str, fmt: ingest.Format, edition: Edition | None = None
+) -> Extraction:
+    """Entities of one decoded text input (a dump or an HTML file); ``edition`` is the one the
+    user said, for an input that does not tell its own."""
     from wahanorm import dump  # the parsers load here: a run from the cache never needs them
 
     if fmt == "html":
         from wahanorm import html_page, html_text
 
-        page = html_page.extract_page(text, display)
+        page = html_page.extract_page(text, display, edition)
         if page is not None:
             return page
-        extraction = dump.extract_dump(html_text.html_to_text(text), display)
+        extraction = dump.extract_dump(html_text.html_to_text(text), display, edition)
         extraction.report.info(
             "generic-html", "not a Wahapedia datasheet page: read as flattened text"
         )
         return extraction
-    return dump.extract_dump(text, display)
+    return dump.extract_dump(text, display, edition)
 
 
 def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) -> Extraction:
@@ -106,15 +111,17 @@ def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) 
 
 
 def _extract(item: ingest.InputItem, stage: Callable[[str], None] | None) -> Extraction:
+    from wahanorm.edition import as_edition
     from wahanorm.extraction import Extraction
 
+    said = as_edition(item.edition) if item.edition is not None else None
     try:
         if item.format == "export":
             from wahanorm import export
 
-            return export.extract_export(item.path, item.display, stage)
+            return export.extract_export(item.path, item.display, stage, said)
         text, notes = ingest.decode(ingest.read_bytes(item), item.display)
-        extraction = extract_text(text, item.display, item.format)
+        extraction = extract_text(text, item.display, item.format, said)
         for note in notes:
             extraction.report.warning("encoding", note)
         return extraction
@@ -147,15 +154,19 @@ def convert(
     jobs: int = 1,
     cache: Cache | None = None,
     progress: Progress | None = None,
+    edition: int | None = None,
 ) -> Conversion:
     """Convert every input below ``paths`` into the files of an output folder.
 
     ``jobs`` > 1 extracts inputs in that many processes; results are taken in input order, so the
     bytes are the same whatever the number of workers. With a ``cache``, unchanged inputs (and an
     unchanged run) are not converted again. ``progress(done, total, note)`` is called as inputs
-    finish, and with the steps of a long input.
+    finish, and with the steps of a long input. ``edition`` (10 or 11) is the user's word for
+    inputs that do not tell their own edition.
     """
     items, skipped, missing = ingest.discover(paths)
+    if edition is not None:
+        items = [dataclasses.replace(item, edition=edition) for item in items]
     run = Report()
     for path, reason in skipped:
         run.warning("skipped-input", f"skipped: {reason}", path=path)

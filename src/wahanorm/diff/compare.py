@@ -25,6 +25,8 @@ FIELD_ORDER = (
     "name",
     "cp",
     "cost",
+    "dp",
+    "force_disposition",
     "points",
     "profiles",
     "weapons",

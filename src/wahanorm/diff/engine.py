@@ -1,5 +1,7 @@
-"""Two sets of output files → one ``DiffReport``: entities matched by (kind, id), then probable
-renames among what is left, then the changes inside each entity."""
+"""Two sets of output files → one ``DiffReport``: entities matched by (edition, kind, id), then
+across editions by (kind, id) (an OLD of one edition against a NEW of the other: the 10th → 11th
+edition changes, unit by unit), then probable renames among what is left, then the changes
+inside each entity."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from wahanorm.errors import InputError
 from wahanorm.models import KINDS
 
 Entity = dict[str, Any]
-Key = tuple[str, str]
+Key = tuple[str, str, str]
+"""(edition, kind, id); the edition is "" in an output written before editions."""
 
 
 @dataclass
@@ -31,7 +34,8 @@ class Snapshot:
 
 @dataclass
 class Entities:
-    """The entities of one snapshot by (kind, id), with each file's text to skip equal ones."""
+    """The entities of one snapshot by (edition, kind, id), with each file's text to skip equal
+    ones."""
 
     by_key: dict[Key, Entity]
     texts: dict[Key, str]
@@ -64,13 +68,64 @@ def _load_json(spec: str, rel: str, text: str) -> Any:
 
 
 def _key_of(rel: str, data: Entity) -> Key:
-    kind, _, rest = rel.partition("/")
-    return str(data.get("kind", kind)), str(data.get("id", rest.removesuffix(".json")))
+    parts = rel.removesuffix(".json").split("/")
+    if len(parts) > 3:  # <edition>ed/<kind>/<namespace>/<name>
+        parts = parts[1:]
+    kind, rest = parts[0], "/".join(parts[1:])
+    edition = data.get("edition")
+    return (
+        str(edition) if edition is not None else "",
+        str(data.get("kind", kind)),
+        str(data.get("id", rest)),
+    )
+
+
+def editions(entities: Entities) -> list[int]:
+    """The editions a side's entities are of."""
+    return sorted({int(e) for e, _, _ in entities.by_key if e.isdigit()})
+
+
+def _across_editions(a: Entities, b: Entities) -> dict[Key, Key]:
+    """OLD key → NEW key for an entity of one (kind, id) that is in one edition in OLD and
+    another in NEW: the same rule, now in the other edition. Matched before renames, so a 10th →
+    11th diff is one change per entity. Where one side holds the (kind, id) in both editions
+    (or an output written before editions holds it once), the other side's one entity pairs
+    with the version it differs least from."""
+    gone: dict[tuple[str, str], list[Key]] = {}
+    came: dict[tuple[str, str], list[Key]] = {}
+    for key in sorted(a.by_key.keys() - b.by_key.keys()):
+        gone.setdefault(key[1:], []).append(key)
+    for key in sorted(b.by_key.keys() - a.by_key.keys()):
+        came.setdefault(key[1:], []).append(key)
+    pairs: dict[Key, Key] = {}
+    for kind_id, old in gone.items():
+        new = came.get(kind_id, [])
+        if len(old) == 1 and new:
+            pairs[old[0]] = min(new, key=lambda k: _distance(a.by_key[old[0]], b.by_key[k]))
+        elif len(new) == 1 and old:
+            pairs[min(old, key=lambda k: _distance(a.by_key[k], b.by_key[new[0]]))] = new[0]
+    return pairs
+
+
+def _distance(old: Entity, new: Entity) -> int:
+    return len(compare_entities(old, new))
 
 
 def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     """Everything that differs from ``old`` to ``new``, in the game's terms."""
     a, b = read_entities(old), read_entities(new)
+    sides = _side(old, a), _side(new, b)
+    across = _across_editions(a, b)
+    # said once for the whole diff (``Side.editions``), not per entity: one edition against the
+    # other, or an output written before editions against one with them
+    whole_side = (len(sides[0].editions) == len(sides[1].editions) == 1) or not (
+        sides[0].editions and sides[1].editions
+    )
+    for old_key, new_key in across.items():  # the same rule in the other edition: one key
+        a.by_key[new_key] = a.by_key.pop(old_key)
+        a.texts[new_key] = a.texts.pop(old_key)
+        if whole_side:
+            a.by_key[new_key] = {**a.by_key[new_key], "edition": b.by_key[new_key].get("edition")}
     grouper = Grouper([*b.by_key.values(), *a.by_key.values()])
     diffs = _changed(a, b, grouper) + _added_removed_renamed(a, b, grouper)
     diffs = _drop_implied(
@@ -79,8 +134,8 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     diffs = _name_led_units(diffs, {**_names(a), **_names(b)})
     diffs.sort(key=_order)
     return DiffReport(
-        old=_side(old, a),
-        new=_side(new, b),
+        old=sides[0],
+        new=sides[1],
         summary=_count(diffs),
         by_kind={k: _count([d for d in diffs if d.kind == k]) for k in _kinds(diffs)},
         entities=diffs,
@@ -132,8 +187,8 @@ datasheet of the faction."""
 def _drop_implied(diffs: list[EntityDiff], gone: set[Key], came: set[Key]) -> list[EntityDiff]:
     """Without the listings that only follow from an entity added, removed or renamed (already
     reported once): a review would otherwise read the same new stratagem on every datasheet."""
-    gone_ids = {entity_id for _, entity_id in gone}
-    came_ids = {entity_id for _, entity_id in came}
+    gone_ids = {entity_id for _, _, entity_id in gone}
+    came_ids = {entity_id for _, _, entity_id in came}
     kept: list[EntityDiff] = []
     for d in diffs:
         changes = [ch for ch in d.changes if not _implied(ch, gone_ids, came_ids)]
@@ -152,7 +207,7 @@ def _implied(ch: Change, gone_ids: set[str], came_ids: set[str]) -> bool:
 
 def _names(entities: Entities) -> dict[str, str]:
     return {
-        i: str(e.get("name")) for (kind, i), e in entities.by_key.items() if kind == "datasheet"
+        i: str(e.get("name")) for (_, kind, i), e in entities.by_key.items() if kind == "datasheet"
     }
 
 
@@ -178,14 +233,15 @@ def _entity_diff(status: Status, e: Entity, grouper: Grouper, **extra: Any) -> E
         kind=str(e.get("kind")),
         id=str(e.get("id")),
         name=str(e.get("name")),
+        edition=e.get("edition") if isinstance(e.get("edition"), int) else None,
         group=grouper.group(e),
         **extra,
     )
 
 
-def _order(d: EntityDiff) -> tuple[str, int, str]:
+def _order(d: EntityDiff) -> tuple[str, int, str, int]:
     kind_rank = KINDS.index(d.kind) if d.kind in KINDS else len(KINDS)
-    return (d.group.lower(), kind_rank, d.id)
+    return (d.group.lower(), kind_rank, d.id, d.edition or 0)
 
 
 def _kinds(diffs: list[EntityDiff]) -> list[str]:
@@ -207,5 +263,6 @@ def _side(snap: Snapshot, entities: Entities) -> Side:
         spec=snap.spec,
         source=snap.source,
         data_version=entities.data_version,
+        editions=editions(entities),
         entities=len(entities.by_key),
     )

@@ -16,6 +16,10 @@ from wahanorm.diff.values import (
 LABELS = {
     "cp": "CP",
     "cost": "Cost",
+    "dp": "DP",
+    "force_disposition": "Force disposition",
+    "is_support": "Support character",
+    "upgrade": "Upgrade",
     "base_size": "Base size",
     "rule_number": "Rule number",
     "faction_keywords": "Faction keyword",
@@ -29,7 +33,7 @@ LABELS = {
     "unit_composition": "Unit composition",
 }
 
-SHORT_SEP = {"cp", "cost"}
+SHORT_SEP = {"cp", "cost", "dp"}
 """Numbers read as ``CP 1 → 2`` rather than ``CP: 1 → 2``."""
 
 

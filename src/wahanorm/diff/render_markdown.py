@@ -7,7 +7,7 @@ import html
 import re
 from itertools import groupby
 
-from wahanorm.diff.render_text import differ_line
+from wahanorm.diff.render_text import differ_line, edition_names, mixed_editions
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, WordOp
 from wahanorm.diff.words import elide
 
@@ -17,6 +17,7 @@ FOLD_CHARS = 200
 KIND_TITLES = {
     "datasheet": "Datasheets",
     "stratagem": "Stratagems",
+    "detachment": "Detachments",
     "detachment_rule": "Detachment rules",
     "enhancement": "Enhancements",
     "rule": "Rules",
@@ -67,6 +68,8 @@ def _render(report: DiffReport) -> str:
             f"{md(str(report.new.data_version))}",
             "",
         ]
+    if report.old.editions != report.new.editions:
+        lines += [f"Editions: {edition_names(report.old)} → {edition_names(report.new)}", ""]
     if not report.has_changes:
         return "\n".join([*lines, "No rules changes."]) + "\n"
     lines += _summary(report)
@@ -75,7 +78,7 @@ def _render(report: DiffReport) -> str:
         for kind, of_kind in groupby(diffs, key=lambda d: d.kind):
             lines += ["", f"#### {KIND_TITLES.get(kind, md(kind))}", ""]
             for diff in of_kind:
-                lines += _entity(diff)
+                lines += _entity(diff, mixed_editions(report))
     return "\n".join(lines) + "\n"
 
 
@@ -100,14 +103,15 @@ def _summary(report: DiffReport) -> list[str]:
     return lines
 
 
-def _entity(d: EntityDiff) -> list[str]:
+def _entity(d: EntityDiff, with_edition: bool = False) -> list[str]:
     if d.status == "renamed":
         head = (
             f"- {_ICONS[d.status]}: **{md(str(d.old_name))}** → **{md(d.name)}** "
             f"(`{d.old_id}` → `{d.id}`, {d.similarity}% alike)"
         )
     else:
-        head = f"- {_ICONS[d.status]}: **{md(d.name)}** (`{d.id}`)"
+        where = f"`{d.id}`, {d.edition}th edition" if with_edition and d.edition else f"`{d.id}`"
+        head = f"- {_ICONS[d.status]}: **{md(d.name)}** ({where})"
     lines = [head]
     for ch in d.changes:
         lines += _change(ch)

@@ -3,7 +3,7 @@ asked (the command asks when stdout is a terminal and NO_COLOR is not set)."""
 
 from __future__ import annotations
 
-from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, WordOp
+from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, WordOp
 from wahanorm.diff.values import plain_words
 from wahanorm.diff.words import elide
 
@@ -29,6 +29,16 @@ def differ_line(total: int) -> str:
     return f"{total} entity differs" if total == 1 else f"{total} entities differ"
 
 
+def mixed_editions(report: DiffReport) -> bool:
+    """True when a side holds both editions: each entity line then says its edition."""
+    return len(report.old.editions) > 1 or len(report.new.editions) > 1
+
+
+def edition_names(side: Side) -> str:
+    """``10th`` or ``10th and 11th`` (``-`` for an output written before editions)."""
+    return " and ".join(f"{e}th" for e in side.editions) or "-"
+
+
 def counts_line(c: Counts) -> str:
     """``3 added, 1 removed, 0 renamed, 8 changed``."""
     return f"{c.added} added, {c.removed} removed, {c.renamed} renamed, {c.changed} changed"
@@ -39,6 +49,8 @@ def render_text(report: DiffReport, colour: bool = False) -> str:
     lines = [paint(f"wahanorm diff {report.old.spec} → {report.new.spec}", "head", colour)]
     if report.old.data_version or report.new.data_version:
         lines.append(f"data: {report.old.data_version} → {report.new.data_version}")
+    if report.old.editions != report.new.editions:
+        lines.append(f"editions: {edition_names(report.old)} → {edition_names(report.new)}")
     if not report.has_changes:
         return "\n".join([*lines, "no rules changes"]) + "\n"
     lines.append(f"{differ_line(report.summary.total)}: {counts_line(report.summary)}")
@@ -47,19 +59,20 @@ def render_text(report: DiffReport, colour: bool = False) -> str:
         if diff.group != group:
             group = diff.group
             lines += ["", paint(group, "head", colour)]
-        lines.append(_entity_line(diff, colour))
+        lines.append(_entity_line(diff, colour, mixed_editions(report)))
         lines += [f"      {_change_line(ch, colour)}" for ch in diff.changes]
     return "\n".join(lines) + "\n"
 
 
-def _entity_line(d: EntityDiff, colour: bool) -> str:
+def _entity_line(d: EntityDiff, colour: bool, with_edition: bool) -> str:
     mark = paint(_MARKS[d.status], d.status, colour)
     if d.status == "renamed":
         return (
             f"  {mark} {d.kind} {d.old_name} → {d.name}  ({d.old_id} → {d.id}, "
             f"{d.similarity}% alike)"
         )
-    return f"  {mark} {d.kind} {d.name}  ({d.id})"
+    where = f"{d.id}, {d.edition}th edition" if with_edition and d.edition else d.id
+    return f"  {mark} {d.kind} {d.name}  ({where})"
 
 
 def _change_line(ch: Change, colour: bool) -> str:

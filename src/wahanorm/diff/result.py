@@ -55,6 +55,8 @@ class EntityDiff(_Model):
     id: str
     """The id in NEW (the id in OLD for a removed entity)."""
     name: str
+    edition: int | None = None
+    """The entity's edition in NEW (in OLD for a removed entity); null before editions."""
     group: str
     """The faction (or Core, or the detachment when no faction is known) the entity is listed
     under."""
@@ -90,6 +92,9 @@ class Side(_Model):
     """An output folder, raw inputs converted on the fly, or either read from a git revision."""
     data_version: str | None = None
     entities: int
+    editions: list[int] = []
+    """The game's editions (10, 11) the side's entities are of; empty for an output written
+    before editions."""
 
 
 class DiffReport(_Model):

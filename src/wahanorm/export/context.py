@@ -6,12 +6,21 @@ deliberately left out); any other column is reported as unknown.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wahanorm.edition import Edition, as_edition, link_edition
 from wahanorm.errors import Report
 from wahanorm.export.markup import field_text
-from wahanorm.export.tables import Record, Table, read_table
+from wahanorm.export.tables import (
+    Record,
+    Table,
+    header_form,
+    parse_table,
+    read_text,
+    undo_resave,
+)
 from wahanorm.models import SourceRef
 
 TABLES: dict[str, tuple[str, ...]] = {
@@ -20,7 +29,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "Last_update.csv": ("last_update",),
     "Datasheets.csv": (
         "id", "name", "faction_id", "source_id", "legend", "role", "loadout", "transport",
-        "virtual", "leader_head", "leader_footer", "damaged_w", "damaged_description", "link",
+        "virtual", "is_support", "leader_head", "leader_footer", "damaged_w",
+        "damaged_description", "link",
     ),
     "Datasheets_abilities.csv": (
         "datasheet_id", "line", "ability_id", "model", "name", "description", "type", "parameter",
@@ -47,14 +57,25 @@ TABLES: dict[str, tuple[str, ...]] = {
     ),
     "Abilities.csv": ("id", "name", "legend", "faction_id", "description"),
     "Enhancements.csv": (
-        "faction_id", "id", "name", "cost", "detachment", "detachment_id", "legend",
-        "description",
+        "faction_id", "id", "name", "cost", "detachment", "detachment_id", "upgrade", "legend",
+        "description", "support_leader",
     ),
     "Detachment_abilities.csv": (
         "id", "faction_id", "name", "legend", "description", "detachment", "detachment_id",
     ),
-    "Detachments.csv": ("id", "faction_id", "name", "legend", "type"),
+    "Detachments.csv": ("id", "faction_id", "name", "legend", "type", "dp", "force_disposition"),
 }  # fmt: skip
+
+# Columns only 11th-edition exports have: a 10th-edition export lacks them without a warning.
+ELEVENTH_ONLY = frozenset(
+    {
+        ("Datasheets.csv", "is_support"),
+        ("Enhancements.csv", "upgrade"),
+        ("Enhancements.csv", "support_leader"),
+        ("Detachments.csv", "dp"),
+        ("Detachments.csv", "force_disposition"),
+    }
+)
 
 # Tables an export is not complete without; the others may be absent from a partial export.
 REQUIRED = frozenset({"Factions.csv", "Datasheets.csv", "Stratagems.csv"})
@@ -71,28 +92,128 @@ class ExportContext:
     factions: dict[str, str] = field(default_factory=dict)
     detachments: dict[str, str] = field(default_factory=dict)
     glossary_names: dict[str, str] = field(default_factory=dict)
+    said: Edition | None = None
+    """The edition the user said (``--edition``), for an export that does not tell its own."""
+    edition: Edition = 10
+    """The export's edition: its links' (``/wh40k11ed/``), else its Source.csv's newest."""
+    source_editions: dict[str, Edition] = field(default_factory=dict)
+    """Source.csv: the edition of each source book, by lower-case name."""
 
-    def load(self) -> None:
-        """Read every table and the faction and detachment names."""
+    def load(self) -> bool:
+        """Read every table and the faction and detachment names. False (and one error) when
+        the folder is not a Wahapedia export: a table whose header is not the export's."""
+        texts = self._read_texts()
+        if texts is None:
+            return False
         for name, columns in TABLES.items():
-            present = (self.folder / name).is_file()
-            if present or name in REQUIRED:
-                self.tables[name] = read_table(
-                    self.folder, name, self.display, columns, self.report
-                )
+            path = self.path(name)
+            text = texts.get(name)
+            if text is not None:
+                optional = frozenset(c for t, c in ELEVENTH_ONLY if t == name)
+                self.tables[name] = parse_table(text, name, path, columns, self.report, optional)
+            elif name in REQUIRED:
+                self.report.warning("missing-table", f"the export has no {name}", path=path)
+                self.tables[name] = Table(name=name, path=path)
             else:
                 self.report.info(
                     "missing-table",
                     f"the export has no {name}; what it holds is left out",
-                    path=f"{self.display}/{name}",
+                    path=path,
                 )
-                self.tables[name] = Table(name=name, path=f"{self.display}/{name}")
+                self.tables[name] = Table(name=name, path=path)
+        self._names()
+        self._editions()
+        return True
+
+    def _read_texts(self) -> dict[str, str] | None:
+        """The text of every table, a spreadsheet's re-save undone; None when a header is not
+        Wahapedia's (reported once)."""
+        texts: dict[str, str] = {}
+        resaved: list[str] = []
+        for name, columns in TABLES.items():
+            text = read_text(self.folder, name, self.path(name), self.report)
+            if text is None:
+                continue
+            form = header_form(text, columns)
+            if form == "resaved":
+                undone = undo_resave(text)
+                if undone is None:
+                    form = "foreign"
+                else:
+                    resaved.append(name)
+                    text = undone
+            if form == "foreign":
+                first = text.split("\n", 1)[0].rstrip("\r")
+                self.report.error(
+                    "not-an-export",
+                    f"{name}'s header is not a Wahapedia export's (column names each followed "
+                    "by '|'); the folder is not read",
+                    line=1,
+                    path=self.path(name),
+                    excerpt=first[:200],
+                )
+                return None
+            texts[name] = text
+        if resaved:
+            self.report.warning(
+                "resaved-export",
+                f"{len(resaved)} of {len(texts)} tables were re-saved by a spreadsheet (each "
+                "line split at commas and joined with '|', fields holding '|' or '\"' quoted); "
+                "undone exactly, line by line",
+                path=self.display,
+            )
+        return texts
+
+    def _names(self) -> None:
         for record in self.table("Factions.csv"):
             self.factions[record.get("id")] = self.text("Factions.csv", record, "name")
         for record in self.table("Detachments.csv"):
             self.detachments[record.get("id")] = self.text("Detachments.csv", record, "name")
         for record in self.table("Abilities.csv"):
             self.glossary_names[record.get("id")] = self.text("Abilities.csv", record, "name")
+
+    def _editions(self) -> None:
+        """The export's edition, and each source book's."""
+        for record in self.table("Source.csv"):
+            edition = _int_edition(record.get("edition"))
+            if edition is not None:
+                self.source_editions[self.text("Source.csv", record, "name").lower()] = edition
+        links: Counter[Edition] = Counter()
+        for table in ("Factions.csv", "Datasheets.csv"):
+            for record in self.table(table):
+                if (found := link_edition(record.get("link"))) is not None:
+                    links[found] += 1
+        books = max(self.source_editions.values(), default=None)
+        self.edition = self._told(links, books)
+
+    def _told(self, links: Counter[Edition], books: Edition | None) -> Edition:
+        found = links.most_common(1)[0][0] if links else books
+        sign = "its links" if links else "Source.csv"
+        if links and books is not None and books != found:
+            self.report.warning(
+                "edition-disagrees",
+                f"the export's links say {found}th edition, its Source.csv's newest book "
+                f"{books}th; read as {found}th",
+                path=self.display,
+            )
+        if found is None:
+            if self.said is not None:
+                return self.said
+            self.report.warning(
+                "edition-guessed",
+                "nothing in the export tells its edition (no wahapedia link, no edition in "
+                "Source.csv); read as 10th edition: say it with --edition 10 or --edition 11",
+                path=self.display,
+            )
+            return 10
+        if self.said is not None and self.said != found:
+            self.report.warning(
+                "edition-disagrees",
+                f"--edition {self.said} was given, but {sign} say {found}th edition; "
+                f"read as {found}th",
+                path=self.display,
+            )
+        return found
 
     def table(self, name: str) -> Table:
         """A table by file name (empty when the export lacks it)."""
@@ -152,3 +273,8 @@ class ExportContext:
                 line=line,
                 path=path,
             )
+
+
+def _int_edition(text: str) -> Edition | None:
+    value = text.strip()
+    return as_edition(int(value)) if value.isdigit() else None

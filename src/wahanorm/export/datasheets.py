@@ -13,9 +13,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from wahanorm.edition import link_edition
 from wahanorm.errors import ParseFailure
 from wahanorm.export.context import ExportContext
-from wahanorm.export.rules import Links
+from wahanorm.export.rules import Links, flag
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
 from wahanorm.models import (
@@ -182,6 +183,10 @@ def _datasheet(
     return Datasheet(
         id=ids[key],
         name=name,
+        # the edition of the site that publishes it: Wahapedia's 11th-edition site also lists
+        # units whose rules were not updated yet, and they are played in 11th edition
+        edition=link_edition(record.get("link")) or ctx.edition,
+        is_support=flag(ctx, SHEETS, record, "is_support"),
         sources=[ctx.source(SHEETS, record)],
         faction=faction,
         base_size=_base_size(ctx, models),

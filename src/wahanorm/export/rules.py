@@ -12,7 +12,7 @@ import re
 from wahanorm.export.context import ExportContext
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
-from wahanorm.models import DetachmentRule, Enhancement, Rule
+from wahanorm.models import Detachment, DetachmentRule, Enhancement, Rule
 from wahanorm.parse.detachment import split_detachment_text
 
 Links = dict[str, str]
@@ -28,6 +28,69 @@ def detachment_of(ctx: ExportContext, table: str, record: Record) -> str | None:
     if name:
         return name
     return ctx.detachments.get(record.get("detachment_id"))
+
+
+def detachments(ctx: ExportContext) -> list[Detachment]:
+    """One ``Detachment`` per row of Detachments.csv, with its 11th-edition ``dp`` and force
+    disposition."""
+    table = "Detachments.csv"
+    found: list[Detachment] = []
+    for record in ctx.table(table):
+        name = ctx.text(table, record, "name")
+        faction = ctx.faction_name(table, record, record.get("faction_id"))
+        if not name or not faction:
+            what = "name" if not name else "faction"
+            ctx.report.error(
+                "missing-field",
+                f"detachment row without a {what} ({name or record.get('id')!r}); left out",
+                line=record.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        found.append(
+            Detachment(
+                id=make_id(faction, name),
+                name=name,
+                edition=ctx.edition,
+                sources=[ctx.source(table, record)],
+                faction=faction,
+                type=ctx.optional(table, record, "type"),
+                dp=_whole_number(ctx, table, record, "dp"),
+                force_disposition=ctx.optional(table, record, "force_disposition"),
+                flavour=ctx.optional(table, record, "legend"),
+            )
+        )
+    return found
+
+
+def _whole_number(ctx: ExportContext, table: str, record: Record, column: str) -> int | None:
+    raw = record.get(column).strip()
+    if not raw:
+        return None
+    if raw.isdigit():
+        return int(raw)
+    ctx.report.warning(
+        "bad-number",
+        f"{table}: {column} {raw!r} is not a whole number; left out",
+        line=record.line_start,
+        path=ctx.path(table),
+    )
+    return None
+
+
+def flag(ctx: ExportContext, table: str, record: Record, column: str) -> bool | None:
+    """A ``true``/``false`` column; empty is None, anything else is reported and None."""
+    raw = record.get(column).strip().lower()
+    if raw in ("true", "false"):
+        return raw == "true"
+    if raw:
+        ctx.report.warning(
+            "bad-flag",
+            f"{table}: {column} {raw!r} is neither true nor false; left out",
+            line=record.line_start,
+            path=ctx.path(table),
+        )
+    return None
 
 
 def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
@@ -53,6 +116,7 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
         rule = DetachmentRule(
             id=make_id(detachment, name),
             name=name,
+            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             flavour=ctx.optional(table, record, "legend"),
@@ -79,12 +143,15 @@ def enhancements(ctx: ExportContext) -> tuple[list[Enhancement], Links]:
         enhancement = Enhancement(
             id=make_id(detachment, name),
             name=name,
+            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             faction=ctx.faction_name(table, record, record.get("faction_id")),
             cost=_cost(ctx, table, record),
             flavour=ctx.optional(table, record, "legend"),
             text=ctx.optional(table, record, "description"),
+            upgrade=flag(ctx, table, record, "upgrade"),
+            support_leader=ctx.optional(table, record, "support_leader"),
         )
         found.append(enhancement)
         links[record.get("id")] = enhancement.id
@@ -138,6 +205,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
         rule = Rule(
             id=make_id(faction, name),
             name=name,
+            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             text=text,
         )

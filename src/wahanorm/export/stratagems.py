@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wahanorm.edition import Edition, own_edition
 from wahanorm.errors import ParseFailure
 from wahanorm.export.context import ExportContext
 from wahanorm.export.rules import Links, detachment_of
@@ -85,6 +86,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
     return Stratagem(
         id=make_id(source, name),
         name=name,
+        edition=_edition(ctx, source, category),
         sources=[ctx.source(TABLE, record)],
         cp=_cp(ctx, record, name),
         source=source,
@@ -96,6 +98,15 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         restrictions=body.restrictions,
         timing=timing,
     )
+
+
+def _edition(ctx: ExportContext, source: str, category: str | None) -> Edition:
+    """A core stratagem says its edition by its form (``Core – Battle Tactic Stratagem`` is 10th
+    edition, ``Core Stratagem`` 11th: an 11th-edition export still holds the 10th-edition core
+    stratagems, which no datasheet lists); any other is of the export's edition, as the
+    datasheets that list it (the 11th-edition datasheets list the Boarding Actions stratagems,
+    although Source.csv dates that book to 10th edition)."""
+    return own_edition("stratagem", None, source, category) or ctx.edition
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:

@@ -10,9 +10,12 @@ missing table reads as empty and is reported. Nothing here raises for bad data.
 
 from __future__ import annotations
 
+import csv
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from wahanorm.errors import Report
 
@@ -58,25 +61,106 @@ def read_table(
     """Read ``folder/name``; ``expected`` are the columns the converter uses. A missing table,
     missing column or unknown column becomes a diagnostic on ``display/name``."""
     path = f"{display}/{name}"
-    table = Table(name=name, path=path)
-    file = folder / name
-    if not file.is_file():
+    text = read_text(folder, name, path, report)
+    if text is None:
         if required:
             report.warning("missing-table", f"the export has no {name}", path=path)
-        return table
+        return Table(name=name, path=path)
+    return parse_table(text, name, path, expected, report)
+
+
+def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
+    """The decoded text of ``folder/name`` (None when there is no such file); bytes that are not
+    UTF-8 are replaced and reported on ``path``."""
+    file = folder / name
+    if not file.is_file():
+        return None
     raw = file.read_bytes()
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         report.error(
             "encoding",
             f"{name} is not UTF-8 (byte {exc.start}); undecodable bytes replaced",
             path=path,
         )
-        text = raw.decode("utf-8-sig", errors="replace")
-    table.present = True
-    _parse(text, table, expected, report)
+        return raw.decode("utf-8-sig", errors="replace")
+
+
+def parse_table(
+    text: str,
+    name: str,
+    path: str,
+    expected: tuple[str, ...],
+    report: Report,
+    optional: frozenset[str] = frozenset(),
+) -> Table:
+    """The records of a table's decoded text; an ``optional`` column may be absent unreported
+    (a column only newer exports have)."""
+    table = Table(name=name, path=path, present=True)
+    _parse(text, table, expected, report, optional)
     return table
+
+
+HeaderForm = Literal["export", "resaved", "foreign"]
+_COLUMN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def header_form(text: str, expected: tuple[str, ...]) -> HeaderForm:
+    """What a table's header line is: Wahapedia's own (``id|name|link|``: column names, each
+    followed by a pipe, at least one of them one wahanorm knows), the same re-saved by a
+    spreadsheet (``"id|name|link|"``, see ``undo_resave``), or anything else (``foreign``)."""
+    first = text.split("\n", 1)[0].rstrip("\r")
+    if _is_export_header(first, expected):
+        return "export"
+    undone = _undo_line(first)
+    if undone is not None and undone != first and _is_export_header(undone, expected):
+        return "resaved"
+    return "foreign"
+
+
+def _is_export_header(line: str, expected: tuple[str, ...]) -> bool:
+    cells = line.removesuffix("|").split("|")
+    return all(_COLUMN.fullmatch(c) for c in cells) and bool(set(cells) & set(expected))
+
+
+def undo_resave(text: str) -> str | None:
+    """Undo a spreadsheet's re-save of an export table, or None when it cannot be undone exactly.
+
+    The export's tables are stored publicly re-saved: each physical line split at commas and the
+    pieces joined with ``|``, a piece holding ``|`` or ``"`` wrapped in double quotes (inner
+    quotes doubled). Each line is read back as ``|``-delimited CSV and its fields joined with
+    commas; the result is re-saved again and compared with the input, so nothing is guessed."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    undone: list[str] = []
+    for line in lines:
+        back = _undo_line(line)
+        if back is None or _resave_line(back) != line:
+            return None
+        undone.append(back)
+    return "\r\n".join(undone)
+
+
+def _undo_line(line: str) -> str | None:
+    if not line:
+        return line
+    try:
+        rows = list(csv.reader([line], delimiter="|", quotechar='"', strict=True))
+    except csv.Error:
+        return None
+    return ",".join(rows[0]) if len(rows) == 1 else None
+
+
+def _resave_line(line: str) -> str:
+    if not line:
+        return line
+    return "|".join(_quoted(piece) for piece in line.split(","))
+
+
+def _quoted(piece: str) -> str:
+    if "|" in piece or '"' in piece:
+        return '"' + piece.replace('"', '""') + '"'
+    return piece
 
 
 def _header(line: str) -> tuple[tuple[str, ...], int]:
@@ -90,14 +174,20 @@ def _header(line: str) -> tuple[tuple[str, ...], int]:
     return tuple(c.strip() for c in cells), pipes
 
 
-def _parse(text: str, table: Table, expected: tuple[str, ...], report: Report) -> None:
+def _parse(
+    text: str,
+    table: Table,
+    expected: tuple[str, ...],
+    report: Report,
+    optional: frozenset[str] = frozenset(),
+) -> None:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if not lines or not lines[0].strip():
         report.warning("empty-table", f"{table.name} has no header line", path=table.path)
         return
     columns, pipes = _header(lines[0])
     table.columns = columns
-    _check_columns(table, expected, report)
+    _check_columns(table, expected, report, optional)
     width = len(columns)
     records = table.records
     index = 1
@@ -136,7 +226,9 @@ def _parse(text: str, table: Table, expected: tuple[str, ...], report: Report) -
         records.append(Record(dict(zip(columns, cells, strict=False)), start + 1, index))
 
 
-def _check_columns(table: Table, expected: tuple[str, ...], report: Report) -> None:
+def _check_columns(
+    table: Table, expected: tuple[str, ...], report: Report, optional: frozenset[str]
+) -> None:
     known = set(expected)
     present = set(table.columns)
     for column in table.columns:
@@ -148,7 +240,7 @@ def _check_columns(table: Table, expected: tuple[str, ...], report: Report) -> N
                 path=table.path,
             )
     for column in expected:
-        if column not in present:
+        if column not in present and column not in optional:
             report.warning(
                 "missing-column",
                 f"{table.name}: no column {column!r}; its values read as empty",

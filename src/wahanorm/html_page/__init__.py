@@ -12,8 +12,9 @@ ads, menus and cookie banners around them are never looked at, so they leave no 
 
 from __future__ import annotations
 
+from wahanorm.edition import Edition, links_edition
 from wahanorm.emit import content_hash
-from wahanorm.extraction import Entity, Extraction
+from wahanorm.extraction import Entity, Extraction, with_edition
 from wahanorm.html_page import dom
 from wahanorm.html_page.datasheet import FrameContext, read_frame
 from wahanorm.html_page.dom import Element
@@ -27,9 +28,10 @@ def is_datasheet_page(html: str) -> bool:
     return FRAME_CLASS in html
 
 
-def extract_page(html: str, display: str) -> Extraction | None:
+def extract_page(html: str, display: str, edition: Edition | None = None) -> Extraction | None:
     """The entities of a saved Wahapedia datasheet page; None when the HTML is not one (the
-    caller then reads it as flattened text). Problems on the page become diagnostics."""
+    caller then reads it as flattened text). Problems on the page become diagnostics. The page's
+    edition is the one its links to its own site name (``/wh40k10ed/``), else ``edition``."""
     if not is_datasheet_page(html):
         return None
     root = dom.parse(html)
@@ -53,7 +55,33 @@ def extract_page(html: str, display: str) -> Extraction | None:
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
     extraction.entities.extend(sheets)
     extraction.entities.extend(_deduplicated(list(tooltips.values()), extraction))
+    page = _page_edition(html, edition, extraction, frames[0].sourceline)
+    extraction.entities = [with_edition(e, page) for e in extraction.entities]
     return extraction
+
+
+def _page_edition(
+    html: str, said: Edition | None, extraction: Extraction, line: int | None
+) -> Edition:
+    found = links_edition(html)
+    if found is not None:
+        if said is not None and said != found:
+            extraction.report.warning(
+                "edition-disagrees",
+                f"--edition {said} was given, but the page's links say {found}th edition; "
+                f"read as {found}th",
+                line=line,
+            )
+        return found
+    if said is not None:
+        return said
+    extraction.report.warning(
+        "edition-guessed",
+        "the page has no link of its own site telling its edition; read as 10th edition: "
+        "say it with --edition 10 or --edition 11",
+        line=line,
+    )
+    return 10
 
 
 def page_faction(root: Element) -> str | None:

@@ -1,0 +1,114 @@
+"""Which edition of the game (10th or 11th) a rules text belongs to, told from the input.
+
+The signs, strongest first: a link of Wahapedia's own site (``/wh40k11ed/``); the core
+stratagems' form (10th edition: ``Core – Battle Tactic Stratagem``, with a category; 11th:
+``Core Stratagem``); the 11th edition's cost tiers (``YOUR UNIT COSTS``); numbered rules
+(``HEROIC INTERVENTION15.11``: Wahapedia numbers the 11th-edition core rules only). An entity
+that carries a sign of its own (a rule number, a core stratagem's form) takes that edition even
+on a page of the other one; everything else takes its page's (or export's) edition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Literal
+
+Edition = Literal[10, 11]
+EDITIONS: tuple[Edition, ...] = (10, 11)
+
+_LINK = re.compile(r"/wh40k(1[01])ed/")
+_NUMBER = re.compile(r"\d{2}(?:\.\d{2})+")
+_CORE_INDEX = re.compile(r"Core(?P<category> [-–] [A-Z][A-Za-z ]+?)?(?P<stratagem> Stratagem)?")
+_COST_TIER = re.compile(r"\bYOUR (?:UNIT COSTS|\d+(?:ST|ND|RD|TH).*UNITS? COSTS?)\b")
+_NUMBERED_HEADING = re.compile(r"[A-Z][A-Z' -]*[A-Z]\d{2}\.\d{2}")
+# A stratagem index whose cells ran together (``FIRE OVERWATCH1CPCore – Strategic PloyC``).
+_GLUED_CORE = re.compile(r"\dCPCore(?P<category> [-–] [A-Z][a-z]+ [A-Z][a-z]+)?")
+
+
+def as_edition(value: int) -> Edition | None:
+    """``value`` as an edition, or None when it is not 10 or 11."""
+    if value == 10:
+        return 10
+    if value == 11:
+        return 11
+    return None
+
+
+def link_edition(text: str) -> Edition | None:
+    """The edition a Wahapedia link names (``https://wahapedia.ru/wh40k11ed/…`` → 11)."""
+    match = _LINK.search(text)
+    return as_edition(int(match.group(1))) if match else None
+
+
+def links_edition(text: str) -> Edition | None:
+    """The edition most Wahapedia links in ``text`` name (a saved page links its own site)."""
+    counts = Counter(int(m.group(1)) for m in _LINK.finditer(text))
+    if not counts:
+        return None
+    ranked = counts.most_common()
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return as_edition(ranked[0][0])
+
+
+def is_rule_number(number: str | None) -> bool:
+    """True for an 11th-edition rule number such as ``15.02`` or ``01.05.01``."""
+    return number is not None and _NUMBER.fullmatch(number) is not None
+
+
+def core_stratagem_edition(source: str, category: str | None) -> Edition | None:
+    """The edition a core stratagem's heading says: a 10th-edition core stratagem has a category
+    (Battle Tactic, Strategic Ploy, Epic Deed, Wargear); an 11th-edition one has none. None for
+    a stratagem that is not a core one."""
+    if not source.startswith("Core"):
+        return None
+    return 10 if category else 11
+
+
+def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
+    """The edition the lines of one page say, and the sign it was told by ("" when none).
+
+    Links decide; then the page's own cost table and stratagem index (``Core`` alone is 11th
+    edition, ``Core – Battle Tactic`` 10th); then the majority of its core stratagem headings
+    and numbered rules (the tooltip text behind a page can carry rules of both editions)."""
+    links: Counter[Edition] = Counter()
+    index: Counter[Edition] = Counter()
+    tooltips: Counter[Edition] = Counter()
+    for line in lines:
+        text = line.strip()
+        if (found := link_edition(text)) is not None:
+            links[found] += 1
+        if _COST_TIER.match(text.strip("| ")):
+            index[11] += 1
+        elif core := _CORE_INDEX.fullmatch(text):
+            edition: Edition = 10 if core.group("category") else 11
+            (tooltips if core.group("stratagem") else index)[edition] += 1
+        elif _NUMBERED_HEADING.match(text):
+            tooltips[11] += 1
+        if "CPCore" in text:
+            for glued in _GLUED_CORE.finditer(text):
+                index[10 if glued.group("category") else 11] += 1
+    for counts, sign in (
+        (links, "a link"),
+        (index, "the cost table and stratagem index"),
+        (tooltips, "core stratagems and numbered rules"),
+    ):
+        if counts:
+            ranked = counts.most_common()
+            if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
+                return ranked[0][0], sign
+    return None, ""
+
+
+def own_edition(
+    kind: str, rule_number: str | None, source: str | None, category: str | None
+) -> Edition | None:
+    """The edition an entity's own heading says, whatever page it is on: a numbered rule or
+    stratagem is 11th edition; a core stratagem says it by its form. None when it says none."""
+    if is_rule_number(rule_number):
+        return 11
+    if kind == "stratagem" and source is not None:
+        return core_stratagem_edition(source, category)
+    return None
