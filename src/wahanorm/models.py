@@ -99,6 +99,8 @@ class Profile(Model):
     leadership: Stat | None = None
     objective_control: Stat | None = None
     invulnerable_save: Stat | None = None
+    keywords: list[str] = []
+    """Keywords the page gives to this model only (``CADIAN COMMANDER: CHARACTER, OFFICER``)."""
 
 
 class Points(Model):

@@ -161,6 +161,12 @@ def text(el: Element, skip: Iterable[str] = ()) -> str:
     return " ".join(text_lines(el, skip=skip))
 
 
+def cell_text(el: Element) -> str:
+    """The text of a table cell or characteristic box as printed, on one line: unlike ``text``,
+    a lone ``-`` (a characteristic the model does not have) is kept."""
+    return normalize_text(_SPACE.sub(" ", "".join(el.itertext())).strip())
+
+
 def nodes_text(parent_text: str | None, nodes: Iterable[Element]) -> list[str]:
     """Lines of a run of sibling nodes: a leading text, then elements with their tails."""
     out: list[str] = [parent_text or ""]
