@@ -7,6 +7,7 @@ ads, menus and cookie banners around them are never looked at, so they leave no 
 
     dom        parsing, class tests, source lines, text as the page shows it
     datasheet  one frame → Datasheet
+    faction    a faction overview page → its army and detachment rules, enhancements, stratagems
     tooltips   hidden tooltips → Stratagem, DetachmentRule, Enhancement, Rule
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 from wahanorm.emit import content_hash
 from wahanorm.extraction import Entity, Extraction
 from wahanorm.html_page import dom
+from wahanorm.html_page import faction as faction_page
 from wahanorm.html_page.datasheet import FrameContext, read_frame
 from wahanorm.html_page.dom import Element
 from wahanorm.html_page.tooltips import TooltipContext, read_tooltips
@@ -30,14 +32,14 @@ def is_datasheet_page(html: str) -> bool:
 def extract_page(html: str, display: str) -> Extraction | None:
     """The entities of a saved Wahapedia datasheet page; None when the HTML is not one (the
     caller then reads it as flattened text). Problems on the page become diagnostics."""
-    if not is_datasheet_page(html):
+    if not is_datasheet_page(html) and not _may_be_faction_page(html):
         return None
     root = dom.parse(html)
     if root is None:
         return None
     frames = dom.select(root, "div", FRAME_CLASS)
     if not frames:
-        return None
+        return _faction_page(root, display) if faction_page.is_faction_page(root) else None
     extraction = Extraction(display)
     report = extraction.report
     faction = page_faction(root)
@@ -53,6 +55,24 @@ def extract_page(html: str, display: str) -> Extraction | None:
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
     extraction.entities.extend(sheets)
     extraction.entities.extend(_deduplicated(list(tooltips.values()), extraction))
+    return extraction
+
+
+def _may_be_faction_page(html: str) -> bool:
+    return "page_header_span" in html and "outline_header" in html
+
+
+def _faction_page(root: Element, display: str) -> Extraction:
+    """A faction overview page: its army rules and detachments' rules, enhancements and
+    stratagems with their faction and detachment, and the tooltips behind them."""
+    extraction = Extraction(display)
+    name = faction_page.page_faction(root) or ""
+    ctx = TooltipContext(name, display, extraction.report)
+    extraction.report.info(
+        "html-faction-page", f"a faction page of {name}, not a datasheet page: read its rules"
+    )
+    entities = faction_page.read_faction_page(root, ctx) + list(read_tooltips(root, ctx).values())
+    extraction.entities.extend(_deduplicated(entities, extraction))
     return extraction
 
 

@@ -629,7 +629,9 @@ _SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None
 # ---- keywords ---------------------------------------------------------------------------------
 
 
-def _keywords(frame: Element, ctx: FrameContext) -> tuple[list[str], list[str], dict[str, list[str]]]:
+def _keywords(
+    frame: Element, ctx: FrameContext
+) -> tuple[list[str], list[str], dict[str, list[str]]]:
     """KEYWORDS and FACTION KEYWORDS, upper case as the dumps print them, once each and sorted
     (their order carries no rule; every reader gives the same list), and the keywords the box
     scopes to one model (``…, COMMAND SQUAD`` then ``Cadian Commander: CHARACTER, OFFICER``),
@@ -644,7 +646,9 @@ def _keywords(frame: Element, ctx: FrameContext) -> tuple[list[str], list[str], 
                 text = dom.text(part)
                 if text:
                     ctx.report.warning(
-                        "html-keywords", f"keyword box without a label: {text[:60]!r}", part.sourceline
+                        "html-keywords",
+                        f"keyword box without a label: {text[:60]!r}",
+                        part.sourceline,
                     )
                 continue
             (label, words), *models = groups

@@ -167,12 +167,16 @@ def cell_text(el: Element) -> str:
     return normalize_text(_SPACE.sub(" ", "".join(el.itertext())).strip())
 
 
-def nodes_text(parent_text: str | None, nodes: Iterable[Element]) -> list[str]:
-    """Lines of a run of sibling nodes: a leading text, then elements with their tails."""
+def nodes_text(
+    parent_text: str | None, nodes: Iterable[Element], skip: Iterable[str] = ()
+) -> list[str]:
+    """Lines of a run of sibling nodes: a leading text, then elements with their tails
+    (elements with a class in ``skip`` left out, their tails kept)."""
     out: list[str] = [parent_text or ""]
+    skipped = frozenset(skip)
     for node in nodes:
         if isinstance(node.tag, str):
-            _walk(node, out, frozenset(), frozenset())
+            _walk(node, out, frozenset(), skipped)
         if node.tail:
             out.append(node.tail)
     return _lines(out)

@@ -56,9 +56,9 @@ def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
     # One pass over the tooltip for the classes it holds decides its kind.
     held = {c for el in span.iter() if isinstance(el.tag, str) for c in dom.classes(el)}
     if "str10Wrap" in held:
-        return _stratagem(span, ctx)
+        return read_stratagem(span, ctx)
     if "EnhancementsPts" in held:
-        return _enhancement(span, ctx)
+        return read_enhancement(span, ctx)
     if "detachName" in held:
         return _detachment_rule(span, ctx)
     if "tooltip_header" in held:
@@ -155,7 +155,11 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
     )
 
 
-def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
+def read_enhancement(
+    span: Element, ctx: TooltipContext, detachment: str | None = None
+) -> Enhancement | None:
+    """An enhancement; its detachment is the tooltip's own, else ``detachment`` (the section of
+    a faction page it is printed in)."""
     title = dom.select_one(span, "*", "EnhancementsPts")
     assert title is not None  # read_tooltip chose this reader because it is there
     # A list item of spans (name, link, "15 pts"); Boarding Actions enhancements have no cost
@@ -164,7 +168,7 @@ def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
     parts = [p for p in parts if p]
     name = parts[0] if parts else ""
     cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
-    detachment = _detachment(span)
+    detachment = _detachment(span) or detachment
     if not name:
         ctx.report.warning("html-enhancement", "enhancement without a name", span.sourceline)
         return None
@@ -185,8 +189,9 @@ def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
     )
 
 
-def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
-    wrap = dom.select_one(span, "div", "str10Wrap")
+def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
+    """A stratagem from its ``str10Wrap`` (the element itself, or inside a tooltip)."""
+    wrap = span if dom.has_class(span, "str10Wrap") else dom.select_one(span, "div", "str10Wrap")
     assert wrap is not None  # read_tooltip chose this reader because it is there
     name_el = dom.select_one(wrap, "div", "str10Name")
     type_el = dom.select_one(wrap, "div", "str10Type")
