@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from wahanorm import clean as cleaning
+from wahanorm import textcontent
 from wahanorm.clean.lines import Line
 from wahanorm.emit import content_hash
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
@@ -81,7 +82,15 @@ def extract_dump(text: str, display: str) -> Extraction:
     """Entities of one text dump (of one page, or of several pasted into one file)."""
     extraction = Extraction(display)
     report = extraction.report
-    lines = cleaning.clean(cleaning.to_lines(text), report)
+    if textcontent.is_textcontent(text):
+        report.info(
+            "textcontent-layout",
+            "textContent layout (table cells run together): cut by the shapes of the cells",
+        )
+        raw = textcontent.to_dump_lines(text, report)
+    else:
+        raw = cleaning.to_lines(text)
+    lines = cleaning.clean(raw, report)
     if not lines:
         report.error("empty-input", "no text in this input")
         return extraction
