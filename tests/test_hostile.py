@@ -145,7 +145,9 @@ def test_latin1_text_is_decoded_and_noted(work: Path, capsys: pytest.CaptureFixt
         "Caf\u00e9 na\u00efve r\u00e8gle\n\u00bfQu\u00e9?\n".encode("latin-1")
     )
     code, _, _err = convert(capsys)
-    assert code == 0
+    assert code == 1  # read, but in no layout wahanorm knows: an error, not "no entities"
+    (unknown,) = diagnostics("unknown-layout", "in/latin.txt")
+    assert (unknown["severity"], unknown["line"]) == ("error", 1)
     (note,) = diagnostics("encoding", "in/latin.txt")
     assert note["message"] == "not UTF-8 (first at line 1): 2 of 3 lines read as CP-1252"
     unparsed = diagnostics("unparsed", "in/latin.txt")
@@ -166,7 +168,9 @@ def test_mojibake_is_repaired_in_the_entity_and_reported(
     (work / "in" / "moji.txt").write_text("\n".join(lines), encoding="utf-8")
     (work / "in" / "short.txt").write_text("Itâ€™s a line of text.\n", encoding="utf-8")
     code, _, err = convert(capsys)
-    assert code == 0
+    assert code == 1  # short.txt holds one sentence and no entry: a layout not known
+    assert len(diagnostics("unknown-layout", "in/short.txt")) == 1
+    assert not diagnostics("unknown-layout", "in/moji.txt")
     (diag,) = diagnostics("mojibake-repaired", "in/moji.txt")
     assert diag["line"] == number
     assert diag["severity"] == "warning"
@@ -197,7 +201,9 @@ def test_one_megabyte_single_line_finishes_and_is_reported(
     code, _, _err = convert(capsys)
     seconds = time.perf_counter() - started
     print(f"1 MB single line: {seconds:.2f} s")  # measured, not asserted
-    assert code == 0
+    assert code == 1  # no entry in any known layout
+    (unknown,) = diagnostics("unknown-layout", "in/long.txt")
+    assert unknown["line"] == 1 and len(unknown["excerpt"]) < 400
     (diag,) = diagnostics("unparsed", "in/long.txt")
     assert diag["line"] == 1
     assert diag["message"].startswith("text outside any entry: 'WHEN: Your Shooting phase.")

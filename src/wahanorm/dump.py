@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from wahanorm import checks, textcontent
 from wahanorm import clean as cleaning
-from wahanorm import textcontent
 from wahanorm.clean.lines import Line
 from wahanorm.emit import content_hash
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
@@ -82,6 +82,15 @@ def extract_dump(text: str, display: str) -> Extraction:
     """Entities of one text dump (of one page, or of several pasted into one file)."""
     extraction = Extraction(display)
     report = extraction.report
+    pdf_line = index_pdf_line(text)
+    if pdf_line is not None:
+        report.error(
+            "index-pdf-unsupported",
+            "plain text of a GW index PDF (characteristics and weapon columns as one line of "
+            "headings each): this layout is recognised but not read yet",
+            line=pdf_line,
+        )
+        return extraction
     if textcontent.is_textcontent(text):
         report.info(
             "textcontent-layout",
@@ -99,8 +108,38 @@ def extract_dump(text: str, display: str) -> Extraction:
     entities: list[Entity] = []
     for page in _pages(blocks):
         entities.extend(_page_entities(page, display, report))
+    entities = checks.keep_plausible(entities, report)
+    for entity in entities:
+        if isinstance(entity, Datasheet):
+            checks.report_missing_data(entity, report)
     extraction.entities = _drop_repeats(entities, report)
+    if not extraction.entities and not any(d.severity == "error" for d in report.diagnostics):
+        report.error(
+            "unknown-layout",
+            "no datasheet, stratagem or rules entry found: the layout of this text is not one "
+            "wahanorm reads",
+            line=lines[0].number,
+            excerpt=caret_excerpt(lines[0].text, None),
+        )
     return extraction
+
+
+_INDEX_PDF_HEADS = (
+    re.compile(r"^M\s+T\s+SV\s+W\s+LD\s+OC$", re.IGNORECASE),
+    re.compile(r"^(?:RANGED|MELEE) WEAPONS\s+RANGE\s+A\s+(?:BS|WS)\s+S\s+AP\s+D$", re.IGNORECASE),
+)
+
+
+def index_pdf_line(text: str) -> int | None:
+    """The line of the first column-heading line in the shape of GW's index PDFs as plain text
+    (``M T SV W LD OC``, ``RANGED WEAPONS RANGE A BS S AP D``), or None."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped[:1] in ("M", "m", "R", "r") and any(
+            p.match(stripped) for p in _INDEX_PDF_HEADS
+        ):
+            return number
+    return None
 
 
 def _pages(blocks: list[Block]) -> list[list[Block]]:

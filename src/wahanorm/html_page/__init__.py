@@ -13,6 +13,7 @@ ads, menus and cookie banners around them are never looked at, so they leave no 
 
 from __future__ import annotations
 
+from wahanorm import checks
 from wahanorm.emit import content_hash
 from wahanorm.extraction import Entity, Extraction
 from wahanorm.html_page import dom
@@ -53,7 +54,9 @@ def extract_page(html: str, display: str) -> Extraction | None:
     tooltips = read_tooltips(root, TooltipContext(faction, display, report))
     context = FrameContext(faction, display, report, tooltips)
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
-    extraction.entities.extend(sheets)
+    for sheet in sheets:
+        checks.report_missing_data(sheet, report)
+    extraction.entities.extend(checks.keep_plausible(list(sheets), report))
     extraction.entities.extend(_deduplicated(list(tooltips.values()), extraction))
     return extraction
 

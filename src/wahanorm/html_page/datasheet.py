@@ -189,10 +189,6 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
         invul = _invulnerable(box) if box is not None else None
         stats["invulnerable_save"] = invul or frame_invul
         profiles.append(Profile(name=name, **stats))
-    if not wraps:
-        ctx.report.warning(
-            "profile-missing", f"datasheet {unit_name!r} shows no model profile", frame.sourceline
-        )
     return profiles
 
 
@@ -294,6 +290,7 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
     weapons: list[Weapon] = []
     for table in dom.select(frame, "table", "wTable"):
         kind: str | None = None
+        before = len(weapons)
         for row in table.iter("tr"):
             if dom.has_class(row, "wTable2_long"):
                 continue
@@ -313,6 +310,10 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
             weapon = _weapon(cells, kind, ctx)
             if weapon is not None:
                 weapons.append(weapon)
+        if len(weapons) == before:
+            ctx.report.warning(
+                "table-empty", "a weapon table without weapon rows", line=table.sourceline
+            )
     return weapons
 
 

@@ -201,6 +201,12 @@ class _Reader:
         """Pipe rows, or (one cell per line) the column headings then name + six cells."""
         rows = [x for x in body if x.text.startswith("|")]
         if rows or "|" in line.text:
+            if not rows:
+                self.report.warning(
+                    "table-empty",
+                    f"{line.text.split('|')[0].strip()} table without rows",
+                    line.number,
+                )
             for row in rows:
                 self.weapon(kind, row, row.text)
             for other in (x for x in body if not x.text.startswith("|")):
@@ -211,6 +217,10 @@ class _Reader:
                 )
             return
         cells = [x for x in body if x.text not in ("RANGE", "A", "BS", "WS", "S", "AP", "D")]
+        if not cells:
+            self.report.warning(
+                "table-empty", f"{line.text.split('|')[0].strip()} table without rows", line.number
+            )
         index = 0
         while index < len(cells):
             values = cells[index + 1 : index + 7]
