@@ -15,7 +15,7 @@ from pathlib import Path
 from wahanorm.dump import extract_dump
 from wahanorm.extraction import Extraction
 from wahanorm.html_page import extract_page
-from wahanorm.models import Datasheet
+from wahanorm.models import Datasheet, Stat, Weapon
 from wahanorm.textcontent import _costs, is_textcontent
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
@@ -23,6 +23,10 @@ FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
 
 def _read(name: str) -> Extraction:
     return extract_dump((FIXTURES / name).read_text(encoding="utf-8"), name)
+
+
+def _cells(w: Weapon) -> tuple[Stat, ...]:
+    return (w.range, w.attacks, w.skill, w.strength, w.armour_penetration, w.damage)
 
 
 def _codes(extraction: Extraction, severity: str) -> list[str]:
@@ -37,11 +41,7 @@ def test_textcontent_weapon_cells_are_cut_by_their_shapes() -> None:
         "Test Squad",
         "32mm",
     )
-    rows = [
-        (w.name, w.profile, w.type, w.range.text, w.attacks.text, w.skill.text)
-        + (w.strength.text, w.armour_penetration.text, w.damage.text)
-        for w in sheet.weapons
-    ]
+    rows = [(w.name, w.profile, w.type, *(s.text for s in _cells(w))) for w in sheet.weapons]
     assert rows == [
         ("Bolt rifle", None, "ranged", '24"', "2", "3+", "4", "-1", "1"),
         ("Plasma gun", "supercharge", "ranged", '24"', "1", "4+", "8", "-3", "2"),
