@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from wahanorm.extraction import Extraction
 from wahanorm.html_page import extract_page
 from wahanorm.models import Datasheet, Profile
@@ -36,20 +38,22 @@ def _stats(profile: Profile) -> list[str | None]:
     return [s.text if s else None for s in fields]
 
 
-def test_second_profile_without_characteristic_names_is_read() -> None:
-    sheet = _sheet(_page("two_profiles.html"))
+@pytest.mark.parametrize("page", ["two_profiles.html", "two_profile_boxes.html"])
+def test_second_profile_without_characteristic_names_is_read(page: str) -> None:
+    sheet = _sheet(_page(page))
     assert [(p.name, _stats(p)) for p in sheet.profiles] == [
         ("Cadian Commander", ['6"', "3", "5+", "3", "7+", "1"]),
         ("Veteran Guardsman", ['6"', "3", "5+", "1", "7+", "1"]),
     ]
-    assert [p.invulnerable_save.text if p.invulnerable_save else None for p in sheet.profiles] == [
-        "5+",
-        "5+",
-    ]
+    # One box for both models: its save is both's; one box each: the save after the first box
+    # is the first model's only.
+    saves = [p.invulnerable_save.text if p.invulnerable_save else None for p in sheet.profiles]
+    assert saves == (["5+", "5+"] if page == "two_profiles.html" else ["5+", None])
 
 
-def test_keywords_scoped_to_one_model_stay_on_its_profile() -> None:
-    sheet = _sheet(_page("two_profiles.html"))
+@pytest.mark.parametrize("page", ["two_profiles.html", "two_profile_boxes.html"])
+def test_keywords_scoped_to_one_model_stay_on_its_profile(page: str) -> None:
+    sheet = _sheet(_page(page))
     assert sheet.keywords == ["COMMAND SQUAD", "GRENADES", "IMPERIUM", "INFANTRY"]
     assert [(p.name, p.keywords) for p in sheet.profiles] == [
         ("Cadian Commander", ["CHARACTER", "OFFICER"]),

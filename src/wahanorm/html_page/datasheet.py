@@ -169,8 +169,14 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
     first row: a box without its own ``dsCharName`` takes the name of its column. An
     invulnerable save inside a profile's box (``dsProfileBaseWrap``) is that profile's; one
     outside every box applies to all profiles."""
+    boxes = dom.select(frame, "div", "dsProfileBaseWrap")
+    attached = {id(v) for box in boxes if (v := _invul_after_element(box)) is not None}
     frame_invul = next(
-        (parse_stat(dom.cell_text(v)) for v in _invul_values(frame) if _profile_box(v) is None),
+        (
+            parse_stat(dom.cell_text(v))
+            for v in _invul_values(frame)
+            if _profile_box(v) is None and id(v) not in attached
+        ),
         None,
     )
     wraps = dom.select(frame, "div", "dsProfileWrap")
@@ -186,7 +192,7 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
                 line=wrap.sourceline,
             )
         box = _profile_box(wrap)
-        invul = _invulnerable(box) if box is not None else None
+        invul = (_invulnerable(box) or _invul_after(box)) if box is not None else None
         stats["invulnerable_save"] = invul or frame_invul
         profiles.append(Profile(name=name, **stats))
     return profiles
@@ -269,6 +275,25 @@ def _profile_box(wrap: Element) -> Element | None:
         if dom.has_class(ancestor, "dsProfileBaseWrap"):
             return ancestor
     return None
+
+
+def _invul_after_element(box: Element) -> Element | None:
+    """The invulnerable save printed right after a profile's box (``div.dsInvulWrap``, before
+    the next box): that profile's."""
+    for sibling in box.itersiblings():
+        if not isinstance(sibling.tag, str) or dom.has_class(sibling, "dsProfileBaseWrap"):
+            if isinstance(sibling.tag, str):
+                return None
+            continue
+        if dom.has_class(sibling, "dsInvulWrap"):
+            values = _invul_values(sibling)
+            return values[0] if values else None
+    return None
+
+
+def _invul_after(box: Element) -> Stat | None:
+    value = _invul_after_element(box)
+    return parse_stat(dom.cell_text(value)) if value is not None else None
 
 
 def _invul_values(el: Element) -> list[Element]:
@@ -712,7 +737,8 @@ def _glued_text(el: Element, out: list[str]) -> None:
         out.append(el.text)
     for child in el:
         if isinstance(child.tag, str) and child.tag not in ("script", "style"):
-            if child.tag == "br":
+            if child.tag == "br" or dom.has_class(child, "dsVertLine"):
+                # A line break, or the bar the page draws between two groups of keywords.
                 out.append(_BREAK)
             else:
                 _glued_text(child, out)
