@@ -111,3 +111,13 @@ def test_real_faction_page_is_read_as_one() -> None:
     # One entity per id: the page's body and its tooltips agree.
     assert len(ids) == len(extraction.entities)
     assert not [d for d in extraction.report.diagnostics if d.code == "generic-html"]
+    assert not [d for d in extraction.report.diagnostics if d.severity == "error"]
+    # An older stratagem printed as one paragraph keeps its text as the effect, said aloud.
+    [unlabelled] = [
+        d for d in extraction.report.diagnostics if d.code == "html-stratagem-unlabelled"
+    ]
+    assert "INSANE BRAVERY" in unlabelled.message
+    assert any(
+        isinstance(e, Stratagem) and e.name == "INSANE BRAVERY" and e.effect
+        for e in extraction.entities
+    )

@@ -114,6 +114,8 @@ def extract_dump(text: str, display: str) -> Extraction:
             checks.report_missing_data(entity, report)
     extraction.entities = _drop_repeats(entities, report)
     if not extraction.entities and not any(d.severity == "error" for d in report.diagnostics):
+        # One error says the whole text was not read; a warning per line would only repeat it.
+        report.diagnostics[:] = [d for d in report.diagnostics if d.code != "unparsed"]
         report.error(
             "unknown-layout",
             "no datasheet, stratagem or rules entry found: the layout of this text is not one "

@@ -26,6 +26,7 @@ _DETACHMENT_SUFFIX = re.compile(r"\s+Detachment$", re.I)
 # Parts of a tooltip that are its title, its link icon or its flavour, never its rules text.
 _NOT_TEXT = ("tooltip_header", "tooltip_link", "tooltip_link_inline", "abFlex", "detachName")
 _FLAVOUR = ("ShowFluff",)
+_BODY_LABELS = ("WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:")
 
 
 @dataclass
@@ -223,6 +224,15 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
 
 def _stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, str | None]:
     lines = dom.text_lines(body)
+    if lines and not any(label in line for line in lines for label in _BODY_LABELS):
+        # An older stratagem printed as one paragraph (Boarding Action's INSANE BRAVERY): no
+        # WHEN/TARGET/EFFECT to cut, the whole text is its effect.
+        ctx.report.warning(
+            "html-stratagem-unlabelled",
+            f"stratagem {name!r} has no WHEN/TARGET/EFFECT: its text is kept as the effect",
+            line=body.sourceline,
+        )
+        return {"effect": "\n".join(lines)}
     try:
         parsed = parse_body("\n".join(lines), ctx.display, body.sourceline or 1)
     except ParseFailure as exc:
