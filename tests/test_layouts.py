@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from wahanorm.dump import extract_dump
 from wahanorm.extraction import Extraction
 from wahanorm.html_page import extract_page
@@ -162,3 +164,20 @@ def test_terminal_shows_the_warnings_and_exit_1_on_errors(tmp_path: Path) -> Non
     assert result.returncode == 1
     assert "warning: datasheet 'Test Boss' has no model profile" in result.stderr
     assert "index_pdf.txt:2: error: plain text of a GW index PDF" in result.stderr
+
+
+@pytest.mark.parametrize("page", ["two_profiles", "two_profile_boxes", "aircraft"])
+def test_textcontent_of_handmade_pages_gives_the_page_datasheet(page: str) -> None:
+    # The dumps are the shared tool's output on the handmade pages of tests/fixtures/html.
+    html = (Path(__file__).parent / "fixtures" / "html" / f"{page}.html").read_text(
+        encoding="utf-8"
+    )
+    from_page = extract_page(html, f"{page}.html")
+    assert from_page is not None
+    extraction = _read(f"textcontent_{page}.txt")
+    [page_sheet] = [e for e in from_page.entities if isinstance(e, Datasheet)]
+    [dump_sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
+    compared = ("id", "profiles", "weapons", "points", "keywords", "faction_keywords", "abilities")
+    for name in compared:
+        assert getattr(dump_sheet, name) == getattr(page_sheet, name), name
+    assert [d.code for d in extraction.report.diagnostics if d.severity != "info"] == []

@@ -54,8 +54,16 @@ _HEADINGS = (
 _HEADING = re.compile(
     r"(?:^|(?<=[^\sA-Z]))(?P<head>"
     + "|".join(re.escape(h) for h in _HEADINGS)
-    + r"|DAMAGED: [^\n]*?WOUNDS? REMAINING)"
+    + r"|KEYWORDS [–-] ALL MODELS:|DAMAGED: [^\n]*?WOUNDS? REMAINING)"
 )
+# A model's own keywords start a new line of the box: glued to the last keyword of the line
+# before (``COMMAND SQUADCadian Commander: CHARACTER``) or after the bar's spaces.
+_MODEL_KEYWORDS = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z][\w'’ \-]*:)|\s{2,}(?=[A-Z][\w'’ \-]*:)")
+# A rules box the layout has no heading for (SUPREME COMMANDER, EMBARKING …): its heading in
+# capitals, glued to the end of the text before it or to the start of its own text.
+_BOX_AT_END = re.compile(r"(?<=[a-z.!?)\"\d])(?P<box>[A-Z][A-Z'’\- ]{3,}[A-Z])$")
+_BOX_AT_START = re.compile(r"^(?P<box>[A-Z][A-Z'’\- ]{3,}[A-Z])(?=[A-Z][a-z])")
+_BOX_SECTIONS = ("ABILITIES", "WARGEAR ABILITIES", "UNIT COMPOSITION", "BOX")
 
 
 def _pieces(text: str) -> Iterator[tuple[str | None, str]]:
@@ -121,9 +129,64 @@ def to_dump_lines(text: str, report: Report) -> list[Line]:
     if base:
         out.append(Line(header.number, f"({base.strip().rstrip(')')})"))
     writer = _Writer(out, report)
-    for line in content[1:]:
+    rest = content[1:]
+    first_heading = next(
+        (i for i, line in enumerate(rest) if _HEADING.search(line.text.strip())), len(rest)
+    )
+    out.extend(_profiles(rest[:first_heading]))
+    for line in rest[first_heading:]:
         for head, piece in _pieces(line.text.strip()):
             writer.piece(line.number, head, piece.strip())
+    return out
+
+
+_STAT_ORDER = ("M", "T", "SV", "W", "LD", "OC")
+_STAT_LABEL = re.compile(r"^(?:M|T|SV|W|LD|OC|INVULNERABLE SAVE)$", re.IGNORECASE)
+_STAT_VALUE = re.compile(r'^(?:-|N/A|[-+]?\d+[+"]?\+?"?|\d*D\d+(?:[+-]\d+)?\+?)$', re.IGNORECASE)
+
+
+def _profiles(lines: list[Line]) -> list[Line]:
+    """The profile boxes before the first heading, one model per row. A page of several models
+    prints the characteristic names once, above the first row, and each model's name after its
+    row (or all names after all rows): the rows are rebuilt as the dump layout has them, the
+    name above each row, every value under its name."""
+    rows: list[list[tuple[str, Line]]] = [[]]
+    names: list[Line] = []
+    other: list[Line] = []
+    label: str | None = None
+    trailing: tuple[str, Line] | None = None
+    for line in (x._replace(text=x.text.strip()) for x in lines):
+        if _STAT_LABEL.match(line.text):
+            label = line.text
+        elif _STAT_VALUE.match(line.text):
+            row = rows[-1]
+            used = [name.upper() for name, _ in row]
+            if label is None:
+                free = [n for n in _STAT_ORDER if n not in used]
+                label = free[0] if free else _STAT_ORDER[0]
+            if label.upper() in used:
+                rows.append([])
+                row = rows[-1]
+            row.append((label, line))
+            trailing = (label, line) if label.upper() == "INVULNERABLE SAVE" else None
+            label = None
+        elif line.text:
+            names.append(line) if rows[-1] else other.append(line)
+    rows = [row for row in rows if row]
+    if trailing is not None and len(rows) > 1:
+        # An invulnerable save printed after every row (one box for all models) is every
+        # model's; one printed between rows belongs to the row before it.
+        for row in rows[:-1]:
+            if all(name.upper() != "INVULNERABLE SAVE" for name, _ in row):
+                row.append(trailing)
+    out: list[Line] = list(other)
+    for index, row in enumerate(rows):
+        if len(rows) > 1 and index < len(names):
+            out.append(names[index])
+        for name, value in row:
+            out.extend((value._replace(text=name), value))
+    if len(rows) <= 1:
+        out.extend(names)
     return out
 
 
@@ -160,6 +223,7 @@ class _Writer:
         self.report = report
         self.section: str | None = None
         self.last_source = ""
+        self.pending_box: str | None = None
 
     def emit(self, number: int, text: str) -> None:
         if text.strip():
@@ -173,15 +237,25 @@ class _Writer:
                 return
             if head.endswith(":"):
                 # KEYWORDS: and FACTION KEYWORDS: keep their list on the same line.
+                if not head.startswith("FACTION"):
+                    text = _MODEL_KEYWORDS.sub(", ", text)
                 self.emit(number, f"{head} {text}")
                 return
             self.emit(number, head)
         if not text:
             return
+        if head is None and self.section in ("RANGED WEAPONS", "MELEE WEAPONS"):
+            self.weapon_rows(number, text, 0)
+            return
+        if self.section in _BOX_SECTIONS:
+            text = self.boxes(number, text)
+            if not text:
+                return
         reader = {
             "WARGEAR OPTIONS": self.options,
             "ABILITIES": self.abilities,
             "WARGEAR ABILITIES": self.abilities,
+            "BOX": self.abilities,
             "UNIT COMPOSITION": self.composition,
             "STRATAGEMS": self.stratagems,
             "ENHANCEMENTS": self.enhancements,
@@ -201,7 +275,10 @@ class _Writer:
         table = _TABLE_HEAD.match(text)
         skill = table.group("skill") if table else ("WS" if head.startswith("MELEE") else "BS")
         self.emit(number, f"{head} | RANGE | A | {skill} | S | AP | D | |")
-        position = table.end() if table else 0
+        self.weapon_rows(number, text, table.end() if table else 0)
+
+    def weapon_rows(self, number: int, text: str, position: int) -> None:
+        """Weapon rows from ``position`` on; what is left is reported and kept as a line."""
         while position < len(text):
             match = _WEAPON.match(text, position)
             if match is None:
@@ -217,6 +294,30 @@ class _Writer:
                 line=number,
             )
             self.emit(number, rest)
+
+    def boxes(self, number: int, text: str) -> str:
+        """A rules box without a heading of its own becomes a named ability (``SUPREME
+        COMMANDER: If this model…``), as the page reader keeps it; returns the text left for
+        the current section."""
+        if self.pending_box is not None:
+            box, self.pending_box = self.pending_box, None
+            self._box(number, f"{box}: {text}")
+            return ""
+        start = _BOX_AT_START.match(text)
+        if start:
+            self._box(number, f"{start.group('box')}: {text[start.end() :]}")
+            return ""
+        end = _BOX_AT_END.search(text)
+        if end:
+            self.pending_box = end.group("box")
+            return text[: end.start()]
+        return text
+
+    def _box(self, number: int, text: str) -> None:
+        if self.section not in ("ABILITIES", "BOX"):
+            self.emit(number, "ABILITIES")
+        self.section = "BOX"
+        self.emit(number, text)
 
     def options(self, number: int, text: str) -> None:
         """Sentences and the list items of a choice (``…following:1 flamer1 meltagun``)."""

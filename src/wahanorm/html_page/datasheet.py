@@ -170,12 +170,14 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
     invulnerable save inside a profile's box (``dsProfileBaseWrap``) is that profile's; one
     outside every box applies to all profiles."""
     boxes = dom.select(frame, "div", "dsProfileBaseWrap")
-    attached = {id(v) for box in boxes if (v := _invul_after_element(box)) is not None}
+    # Kept alive in a list: lxml hands out the same proxy for a node only while one exists, so
+    # ``is`` tells the same node (an ``id`` of a freed proxy could be reused by another).
+    attached = [v for box in boxes if (v := _invul_after_element(box)) is not None]
     frame_invul = next(
         (
             parse_stat(dom.cell_text(v))
             for v in _invul_values(frame)
-            if _profile_box(v) is None and id(v) not in attached
+            if _profile_box(v) is None and not any(v is a for a in attached)
         ),
         None,
     )
