@@ -181,3 +181,19 @@ def test_textcontent_of_handmade_pages_gives_the_page_datasheet(page: str) -> No
     for name in compared:
         assert getattr(dump_sheet, name) == getattr(page_sheet, name), name
     assert [d.code for d in extraction.report.diagnostics if d.severity != "info"] == []
+
+
+def test_textcontent_cut_short_says_where_its_faction_came_from() -> None:
+    text = (FIXTURES / "textcontent_small.txt").read_text(encoding="utf-8")
+    cut = text[: text.index("=== KEYWORDS ===")]
+    extraction = extract_dump(cut, "cut.txt")
+    [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
+    assert sheet.id == "adeptus-astartes/test-squad"  # the page's title is not in the text
+    [warning] = [d for d in extraction.report.diagnostics if d.code == "textcontent-faction"]
+    assert warning.line == 2
+    before_faction = cut[: cut.index("FACTION KEYWORDS")]
+    nothing = extract_dump(before_faction, "cut.txt")
+    assert nothing.entities == []
+    assert [d.code for d in nothing.report.diagnostics if d.severity == "error"] == [
+        "textcontent-no-faction"
+    ]

@@ -97,6 +97,8 @@ def extract_dump(text: str, display: str) -> Extraction:
             "textContent layout (table cells run together): cut by the shapes of the cells",
         )
         raw = textcontent.to_dump_lines(text, report)
+        if not raw:
+            return extraction  # the reason is already an error
     else:
         raw = cleaning.to_lines(text)
     lines = cleaning.clean(raw, report)

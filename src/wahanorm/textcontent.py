@@ -118,6 +118,13 @@ def to_dump_lines(text: str, report: Report) -> list[Line]:
     header = content[0]
     name, _, base = header.text.strip().partition("(")
     faction = _faction(keyword_spans, content)
+    if faction is not None and faction != _first_span(keyword_spans):
+        report.warning(
+            "textcontent-faction",
+            f"the page's faction name is not in the text (cut short?): {faction!r} is read from "
+            "FACTION KEYWORDS, and ids may differ from the page's",
+            line=header.number,
+        )
     if faction is None:
         report.error(
             "textcontent-no-faction",
@@ -202,11 +209,17 @@ def _wrapped(lines: list[Line]) -> tuple[list[Line], str]:
     return lines[start:end], spans
 
 
+def _first_span(spans: str) -> str | None:
+    """The first keyword span of the page when it is the title's faction name (mixed case)."""
+    first = spans.split(",")[0].strip()
+    return first if first and not first.isupper() and first[0].isupper() else None
+
+
 def _faction(spans: str, content: list[Line]) -> str | None:
     """The page's faction: the first keyword span of the page is the title's faction name
     (``Astra Militarum, blast, …``); else the FACTION KEYWORDS of the frame, as printed."""
-    first = spans.split(",")[0].strip()
-    if first and not first.isupper() and first[0].isupper():
+    first = _first_span(spans)
+    if first:
         return first
     for line in content:
         _, _, rest = line.text.partition("FACTION KEYWORDS:")
