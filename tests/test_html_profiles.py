@@ -121,3 +121,24 @@ def test_keywords_for_a_model_no_profile_names_stay_on_the_unit_aloud() -> None:
     assert extraction is not None
     assert _sheet(extraction).keywords == ["CHARACTER", "INFANTRY"]
     assert [d.code for d in extraction.report.diagnostics if d.code == "html-keyword-scope"]
+
+
+def test_a_box_under_the_weapons_is_kept_or_said_aloud() -> None:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Gunner</div></div>'
+        '<div class="ds2col"><div class="dsLeftСol"><table class="wTable"><tr><td '
+        'class="dsHeader"></td><td><div class="dsHeader">RANGED WEAPONS</div></td></tr><tr><td>'
+        '</td><td>Gun</td><td>24"</td><td>1</td><td>4+</td><td>4</td><td>0</td><td>1</td></tr>'
+        '</table><div class="dsAbility"><b>Loyal Protector:</b> While this model is leading a '
+        'unit, it can be your Warlord.</div><div class="dsNote">A note nobody names.</div>'
+        "</div></div></div>"
+    )
+    extraction = extract_page(html, "gunner.html")
+    assert extraction is not None
+    sheet = _sheet(extraction)
+    assert [(a.name, a.text) for a in sheet.abilities.datasheet] == [
+        ("Loyal Protector", "While this model is leading a unit, it can be your Warlord.")
+    ]
+    [unread] = [d for d in extraction.report.diagnostics if d.code == "html-unread-text"]
+    assert "A note nobody names." in unread.message and unread.line

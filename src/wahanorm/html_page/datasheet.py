@@ -89,8 +89,10 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         ctx.report.error("html-no-name", "datasheet frame without a name", line=frame.sourceline)
         return None
     sheet = _Sheet()
-    for title, title_el, content in _sections(frame):
+    sections = _sections(frame)
+    for title, title_el, content in sections:
         _read_section(title, title_el, content, sheet, ctx)
+    _read_unsectioned(frame, sections, sheet, ctx)
     keywords, faction_keywords, scoped = _keywords(frame, ctx)
     profiles = _scoped_keywords(_profiles(frame, name, ctx), scoped, keywords, frame, ctx)
     start, end = dom.line_range(frame)
@@ -418,6 +420,31 @@ def _sections(frame: Element) -> list[tuple[str, Element, list[Element]]]:
             content.append(sibling)
         found.append((dom.text(heading).upper(), heading, content))
     return found
+
+
+def _read_unsectioned(
+    frame: Element,
+    sections: list[tuple[str, Element, list[Element]]],
+    sheet: _Sheet,
+    ctx: FrameContext,
+) -> None:
+    """Text in the frame's columns outside every weapon table and section (a box under the
+    weapons): a box that opens with a bold name is kept as a datasheet ability; other text is
+    said aloud."""
+    read = [el for _, heading, content in sections for el in (heading, *content)]
+    # A column child holding a section (its heading wrapped in a div) is read too.
+    holders = read + [a for el in read for a in el.iterancestors()]
+    for column in (c for box in dom.select(frame, "div", "ds2col") for c in dom.children(box)):
+        for child in dom.children(column):
+            if child.tag == "table" or any(child is el for el in holders):
+                continue
+            text = dom.text(child)
+            if text and _bold_leads(child):
+                sheet.abilities["datasheet"].extend(_named_abilities(child, ctx))
+            elif text:
+                ctx.report.warning(
+                    "html-unread-text", f"datasheet text not read: {text[:80]!r}", child.sourceline
+                )
 
 
 def _read_section(
