@@ -91,7 +91,6 @@ _WEAPON = re.compile(
     rf"(?P<d>{_DICE}|\d+)"
 )
 _TABLE_HEAD = re.compile(r"^RANGEA(?P<skill>BS|WS)SAPD")
-_COST = re.compile(r"(?P<models>[1-9]\d* models?)(?P<rest>\d.*)$")
 _GLUE_UPPER = re.compile(r"(?<=[a-z0-9)!?’'\"*])(?=[A-Z])")
 _MODEL_GLUE = re.compile(
     r"(?<=[a-z0-9)!?’'\"*])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[a-z])(?=[1-9]\d*(?:-\d+)? [A-Z])"
@@ -116,7 +115,8 @@ def to_dump_lines(text: str, report: Report) -> list[Line]:
         report.error("textcontent-empty", "the DATASHEET part holds no text", line=1)
         return []
     header = content[0]
-    name, _, base = header.text.strip().partition("(")
+    # ``Name(⌀32mm)``: the base size is the bracket that opens with ⌀ (a name may hold others).
+    name, _, base = header.text.strip().partition("(⌀")
     faction = _faction(keyword_spans, content)
     if faction is not None and faction != _first_span(keyword_spans):
         report.warning(
@@ -134,7 +134,7 @@ def to_dump_lines(text: str, report: Report) -> list[Line]:
         return []
     out = [Line(header.number, f"{faction} – {name.strip()}")]
     if base:
-        out.append(Line(header.number, f"({base.strip().rstrip(')')})"))
+        out.append(Line(header.number, f"(⌀{base.strip().rstrip(')')})"))
     writer = _Writer(out, report)
     rest = content[1:]
     first_heading = next(
@@ -239,10 +239,12 @@ class _Writer:
         self.pending_box: str | None = None
 
     def emit(self, number: int, text: str) -> None:
+        """One output line (blank text writes nothing)."""
         if text.strip():
             self.out.append(Line(number, text.strip()))
 
     def piece(self, number: int, head: str | None, text: str) -> None:
+        """A heading (None: the current section goes on) and the text after it on its line."""
         if head is not None:
             self.section = head
             if head in ("RANGED WEAPONS", "MELEE WEAPONS"):
@@ -415,6 +417,7 @@ class _Writer:
         return name
 
     def enhancements(self, number: int, text: str) -> None:
+        """``Death Mask of Ollanius10Grand Strategist15``: name and cost lines."""
         for part in _GLUE_UPPER.split(text):
             priced = _PRICED.match(part)
             if priced:
@@ -424,6 +427,8 @@ class _Writer:
                 self.emit(number, part)
 
     def names(self, number: int, text: str) -> None:
+        """An intro sentence, then names run together (``Cadian CastellanCommissar``): one a
+        line, list items where the page lists units."""
         intro, colon, rest = text.partition("following unit")
         if colon:
             head, _, rest = rest.partition(":")
