@@ -142,3 +142,24 @@ def test_a_box_under_the_weapons_is_kept_or_said_aloud() -> None:
     ]
     [unread] = [d for d in extraction.report.diagnostics if d.code == "html-unread-text"]
     assert "A note nobody names." in unread.message and unread.line
+
+
+def test_characteristic_boxes_without_a_profile_wrap_are_read() -> None:
+    chars = "".join(
+        f'<div class="dsCharWrap"><div class="dsCharName">{n}</div>'
+        f'<div class="dsCharFrame"><div class="dsCharValue">{v}</div></div></div>'
+        for n, v in zip(
+            ["M", "T", "Sv", "W", "Ld", "OC"], ['20+"', "10", "3+", "14", "7+", "0"], strict=True
+        )
+    )
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Flyer</div></div>'
+        f'<div class="dsProfileBaseWrap"><div class="dsProfileWrapLeft">{chars}</div></div>'
+        '<div class="dsAbility"><div class="dsCharWrap"><div class="dsCharName">LD</div>'
+        '<div class="dsCharValue">+1</div></div></div></div>'
+    )
+    extraction = extract_page(html, "flyer.html")
+    assert extraction is not None
+    [profile] = _sheet(extraction).profiles
+    assert (profile.name, _stats(profile)) == ("Flyer", ['20+"', "10", "3+", "14", "7+", "0"])

@@ -183,7 +183,7 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
         ),
         None,
     )
-    wraps = dom.select(frame, "div", "dsProfileWrap")
+    wraps = dom.select(frame, "div", "dsProfileWrap") or _bare_profile_rows(frame, ctx)
     names = _profile_names(frame, wraps, unit_name, ctx)
     columns: list[str] = []
     profiles: list[Profile] = []
@@ -200,6 +200,25 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
         stats["invulnerable_save"] = invul or frame_invul
         profiles.append(Profile(name=name, **stats))
     return profiles
+
+
+def _bare_profile_rows(frame: Element, ctx: FrameContext) -> list[Element]:
+    """Without ``dsProfileWrap``: the elements that hold characteristic boxes outside the rules
+    text (a characteristic box inside an ability, ``LD +1``, is no profile)."""
+    rows: list[Element] = []
+    for char in dom.select(frame, "div", "dsCharWrap"):
+        if any(dom.has_class(a, "dsAbility") or a.tag == "table" for a in char.iterancestors()):
+            continue
+        parent = char.getparent()
+        if not any(parent is row for row in rows):
+            rows.append(parent)
+    if rows:
+        ctx.report.info(
+            "html-profile-shape",
+            "profiles without dsProfileWrap: read from their boxes",
+            rows[0].sourceline,
+        )
+    return rows
 
 
 def _profile_names(
