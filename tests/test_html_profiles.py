@@ -163,3 +163,18 @@ def test_characteristic_boxes_without_a_profile_wrap_are_read() -> None:
     assert extraction is not None
     [profile] = _sheet(extraction).profiles
     assert (profile.name, _stats(profile)) == ("Flyer", ['20+"', "10", "3+", "14", "7+", "0"])
+
+
+def test_weapon_abilities_in_kwbw_spans_are_split_off_the_name() -> None:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Gunner</div></div>'
+        '<table class="wTable"><tr><td class="dsHeader"></td><td><div class="dsHeader">'
+        'RANGED WEAPONS</div></td></tr><tr><td></td><td class="wTable2_short"><span>Bolt pistol '
+        '<span class="kwbw dsColorSM"><span class="tt kwbu">pistol</span></span></span></td>'
+        '<td>12"</td><td>1</td><td>3+</td><td>4</td><td>0</td><td>1</td></tr></table></div>'
+    )
+    extraction = extract_page(html, "gunner.html")
+    assert extraction is not None
+    [weapon] = _sheet(extraction).weapons
+    assert (weapon.name, [a.id for a in weapon.abilities]) == ("Bolt pistol", ["pistol"])

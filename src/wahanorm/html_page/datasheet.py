@@ -406,8 +406,12 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
 def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbility]]:
     """The weapon's name and its abilities: each ability is its own ``span.kwb2`` after the
     name, printed in lower case as bare words ("sustained hits 1")."""
-    keyword_spans = dom.select(cell, "span", "kwb2")
-    name = dom.text(cell, skip=("kwb2",))
+    # ``kwb2`` on the 10th-edition pages (with ``kwbw``), ``kwbw`` alone on later ones.
+    keyword_spans = [s for s in cell.iter("span") if {"kwb2", "kwbw"}.intersection(dom.classes(s))]
+    keyword_spans = [
+        s for s in keyword_spans if not any(a in keyword_spans for a in s.iterancestors())
+    ]
+    name = dom.text(cell, skip=("kwb2", "kwbw"))
     abilities: list[WeaponAbility] = []
     for span in keyword_spans:
         words = dom.text(span)
