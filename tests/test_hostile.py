@@ -148,14 +148,14 @@ def test_latin1_text_is_decoded_and_noted(work: Path, capsys: pytest.CaptureFixt
         "Caf\u00e9 na\u00efve r\u00e8gle\n\u00bfQu\u00e9?\n".encode("latin-1")
     )
     code, _, _err = convert(capsys)
-    assert code == 0
+    assert code == 1  # read, but in no layout wahanorm knows: an error, not "no entities"
+    (unknown,) = diagnostics("unknown-layout", "in/latin.txt")
+    assert (unknown["severity"], unknown["line"]) == ("error", 1)
     (note,) = diagnostics("encoding", "in/latin.txt")
     assert note["message"] == "not UTF-8 (first at line 1): 2 of 3 lines read as CP-1252"
-    unparsed = diagnostics("unparsed", "in/latin.txt")
-    assert [(d["line"], d["message"]) for d in unparsed] == [
-        (1, "text outside any entry: 'Café naïve règle'"),
-        (2, "text outside any entry: '¿Qué?'"),
-    ]
+    # Decoded right: the error quotes the line as written.
+    assert unknown["excerpt"] == "Café naïve règle"
+    assert not diagnostics("unparsed", "in/latin.txt")  # the one error says it all
     assert_good_converted()
 
 
@@ -169,7 +169,8 @@ def test_mojibake_is_repaired_in_the_entity_and_reported(
     (work / "in" / "moji.txt").write_text("\n".join(lines), encoding="utf-8")
     (work / "in" / "short.txt").write_text("Itâ€™s a line of text.\n", encoding="utf-8")
     code, _, err = convert(capsys)
-    assert code == 0
+    assert code == 1  # short.txt holds one sentence and no entry: a layout not known
+    assert not diagnostics("unknown-layout", "in/moji.txt")
     (diag,) = diagnostics("mojibake-repaired", "in/moji.txt")
     assert diag["line"] == number
     assert diag["severity"] == "warning"
@@ -182,8 +183,8 @@ def test_mojibake_is_repaired_in_the_entity_and_reported(
     (short,) = diagnostics("mojibake-repaired", "in/short.txt")
     assert short["line"] == 1
     assert "It’s a line of text." in short["message"]
-    (unparsed,) = diagnostics("unparsed", "in/short.txt")
-    assert unparsed["message"] == 'text outside any entry: "It\'s a line of text."'
+    (unknown,) = diagnostics("unknown-layout", "in/short.txt")
+    assert unknown["excerpt"] == "It's a line of text."
     assert_good_converted()
 
 
@@ -200,11 +201,10 @@ def test_one_megabyte_single_line_finishes_and_is_reported(
     code, _, _err = convert(capsys)
     seconds = time.perf_counter() - started
     print(f"1 MB single line: {seconds:.2f} s")  # measured, not asserted
-    assert code == 0
-    (diag,) = diagnostics("unparsed", "in/long.txt")
-    assert diag["line"] == 1
-    assert diag["message"].startswith("text outside any entry: 'WHEN: Your Shooting phase.")
-    assert len(diag["message"]) < 200  # the line is quoted cut, not whole
+    assert code == 1  # no entry in any known layout
+    (unknown,) = diagnostics("unknown-layout", "in/long.txt")
+    assert unknown["line"] == 1 and len(unknown["excerpt"]) < 400
+    assert unknown["excerpt"].startswith("WHEN: Your Shooting phase.")  # quoted cut, not whole
     assert_good_converted()
 
 

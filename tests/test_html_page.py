@@ -241,15 +241,16 @@ def test_bare_word_weapon_abilities_typed(handmade: Extraction) -> None:
 def test_aura_in_a_group_and_damaged(handmade: Extraction) -> None:
     sheet = _one(handmade, "test-faction/twin-walkers")
     assert isinstance(sheet, Datasheet)
-    [field] = sheet.abilities.datasheet
+    field, strange = sheet.abilities.datasheet
     assert field.aura is True
+    assert (strange.name, strange.text) == ("STRANGE SECTION", "Something new.")
     assert sheet.damaged is not None and sheet.damaged.wounds == "1-5"
     assert sheet.keywords == ["VEHICLE", "WALKER"] and sheet.faction_keywords == ["TEST"]
 
 
 def test_what_cannot_be_read_is_a_diagnostic(handmade: Extraction) -> None:
     codes = {d.code: d for d in handmade.report.diagnostics}
-    assert "STRANGE SECTION" in codes["html-unknown-section"].message
+    assert "STRANGE SECTION" in codes["html-section-as-ability"].message
     assert "XP" in codes["html-unknown-stat"].message
     assert "A note the reader" in codes["html-weapon-row"].message
     assert all(d.line for d in handmade.report.diagnostics)

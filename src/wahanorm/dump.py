@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from wahanorm import checks, textcontent
 from wahanorm import clean as cleaning
 from wahanorm.clean.lines import Line
 from wahanorm.edition import Edition, page_edition
@@ -84,7 +85,26 @@ def extract_dump(text: str, display: str, edition: Edition | None = None) -> Ext
     is the one the user said (``--edition``), for a page that does not tell its own."""
     extraction = Extraction(display)
     report = extraction.report
-    lines = cleaning.clean(cleaning.to_lines(text), report)
+    pdf_line = index_pdf_line(text)
+    if pdf_line is not None:
+        report.error(
+            "index-pdf-unsupported",
+            "plain text of a GW index PDF (characteristics and weapon columns as one line of "
+            "headings each): this layout is recognised but not read yet",
+            line=pdf_line,
+        )
+        return extraction
+    if textcontent.is_textcontent(text):
+        report.info(
+            "textcontent-layout",
+            "textContent layout (table cells run together): cut by the shapes of the cells",
+        )
+        raw = textcontent.to_dump_lines(text, report)
+        if not raw:
+            return extraction  # the reason is already an error
+    else:
+        raw = cleaning.to_lines(text)
+    lines = cleaning.clean(raw, report)
     if not lines:
         report.error("empty-input", "no text in this input")
         return extraction
@@ -94,7 +114,21 @@ def extract_dump(text: str, display: str, edition: Edition | None = None) -> Ext
     for page in _pages(blocks):
         said = _page_edition(page, edition, report)
         entities.extend(with_edition(e, said) for e in _page_entities(page, display, report))
+    entities = checks.keep_plausible(entities, report)
+    for entity in entities:
+        if isinstance(entity, Datasheet):
+            checks.report_missing_data(entity, report)
     extraction.entities = _drop_repeats(entities, report)
+    if not extraction.entities and not any(d.severity == "error" for d in report.diagnostics):
+        # One error says the whole text was not read; a warning per line would only repeat it.
+        report.diagnostics[:] = [d for d in report.diagnostics if d.code != "unparsed"]
+        report.error(
+            "unknown-layout",
+            "no datasheet, stratagem or rules entry found: the layout of this text is not one "
+            "wahanorm reads",
+            line=lines[0].number,
+            excerpt=caret_excerpt(lines[0].text, None),
+        )
     return extraction
 
 
@@ -119,6 +153,24 @@ def _page_edition(blocks: list[Block], said: Edition | None, report: Report) -> 
             blocks[0].first,
         )
     return found
+
+
+_INDEX_PDF_HEADS = (
+    re.compile(r"^M\s+T\s+SV\s+W\s+LD\s+OC$", re.IGNORECASE),
+    re.compile(r"^(?:RANGED|MELEE) WEAPONS\s+RANGE\s+A\s+(?:BS|WS)\s+S\s+AP\s+D$", re.IGNORECASE),
+)
+
+
+def index_pdf_line(text: str) -> int | None:
+    """The line of the first column-heading line in the shape of GW's index PDFs as plain text
+    (``M T SV W LD OC``, ``RANGED WEAPONS RANGE A BS S AP D``), or None."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped[:1] in ("M", "m", "R", "r") and any(
+            p.match(stripped) for p in _INDEX_PDF_HEADS
+        ):
+            return number
+    return None
 
 
 def _pages(blocks: list[Block]) -> list[list[Block]]:

@@ -144,6 +144,8 @@ class Profile(Model):
     """Objective Control (OC)."""
     invulnerable_save: Stat | None = None
     """Invulnerable save, e.g. ``4+``; null when the model has none."""
+    keywords: list[str] = []
+    """Keywords the page gives to this model only (``CADIAN COMMANDER: CHARACTER, OFFICER``)."""
 
 
 class Points(Model):

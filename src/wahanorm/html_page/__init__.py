@@ -7,15 +7,18 @@ ads, menus and cookie banners around them are never looked at, so they leave no 
 
     dom        parsing, class tests, source lines, text as the page shows it
     datasheet  one frame → Datasheet
+    faction    a faction overview page → its army and detachment rules, enhancements, stratagems
     tooltips   hidden tooltips → Stratagem, DetachmentRule, Enhancement, Rule
 """
 
 from __future__ import annotations
 
+from wahanorm import checks
 from wahanorm.edition import Edition, links_edition
 from wahanorm.emit import content_hash
 from wahanorm.extraction import Entity, Extraction, with_edition
 from wahanorm.html_page import dom
+from wahanorm.html_page import faction as faction_page
 from wahanorm.html_page.datasheet import FrameContext, read_frame
 from wahanorm.html_page.dom import Element
 from wahanorm.html_page.tooltips import TooltipContext, read_tooltips
@@ -32,14 +35,17 @@ def extract_page(html: str, display: str, edition: Edition | None = None) -> Ext
     """The entities of a saved Wahapedia datasheet page; None when the HTML is not one (the
     caller then reads it as flattened text). Problems on the page become diagnostics. The page's
     edition is the one its links to its own site name (``/wh40k10ed/``), else ``edition``."""
-    if not is_datasheet_page(html):
+    if not is_datasheet_page(html) and not _may_be_faction_page(html):
         return None
     root = dom.parse(html)
     if root is None:
         return None
     frames = dom.select(root, "div", FRAME_CLASS)
     if not frames:
-        return None
+        if not faction_page.is_faction_page(root):
+            return None
+        extraction = _faction_page(root, display)
+        return _stamp_edition(extraction, _page_edition(html, edition, extraction, None))
     extraction = Extraction(display)
     report = extraction.report
     faction = page_faction(root)
@@ -53,10 +59,16 @@ def extract_page(html: str, display: str, edition: Edition | None = None) -> Ext
     tooltips = read_tooltips(root, TooltipContext(faction, display, report))
     context = FrameContext(faction, display, report, tooltips)
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
-    extraction.entities.extend(sheets)
+    for sheet in sheets:
+        checks.report_missing_data(sheet, report)
+    extraction.entities.extend(checks.keep_plausible(list(sheets), report))
     extraction.entities.extend(_deduplicated(list(tooltips.values()), extraction))
     page = _page_edition(html, edition, extraction, frames[0].sourceline)
-    extraction.entities = [with_edition(e, page) for e in extraction.entities]
+    return _stamp_edition(extraction, page)
+
+
+def _stamp_edition(extraction: Extraction, edition: Edition) -> Extraction:
+    extraction.entities = [with_edition(e, edition) for e in extraction.entities]
     return extraction
 
 
@@ -82,6 +94,24 @@ def _page_edition(
         line=line,
     )
     return 10
+
+
+def _may_be_faction_page(html: str) -> bool:
+    return "page_header_span" in html and "outline_header" in html
+
+
+def _faction_page(root: Element, display: str) -> Extraction:
+    """A faction overview page: its army rules and detachments' rules, enhancements and
+    stratagems with their faction and detachment, and the tooltips behind them."""
+    extraction = Extraction(display)
+    name = faction_page.page_faction(root) or ""
+    ctx = TooltipContext(name, display, extraction.report)
+    extraction.report.info(
+        "html-faction-page", f"a faction page of {name}, not a datasheet page: read its rules"
+    )
+    entities = faction_page.read_faction_page(root, ctx) + list(read_tooltips(root, ctx).values())
+    extraction.entities.extend(_deduplicated(entities, extraction))
+    return extraction
 
 
 def page_faction(root: Element) -> str | None:

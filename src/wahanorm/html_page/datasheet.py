@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from wahanorm.clean.characters import normalize_text
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.extraction import Entity
 from wahanorm.html_page import dom
@@ -88,9 +89,12 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         ctx.report.error("html-no-name", "datasheet frame without a name", line=frame.sourceline)
         return None
     sheet = _Sheet()
-    for title, title_el, content in _sections(frame):
+    sections = _sections(frame)
+    for title, title_el, content in sections:
         _read_section(title, title_el, content, sheet, ctx)
-    keywords, faction_keywords = _keywords(frame, ctx)
+    _read_unsectioned(frame, sections, sheet, ctx)
+    keywords, faction_keywords, scoped = _keywords(frame, ctx)
+    profiles = _scoped_keywords(_profiles(frame, name, ctx), scoped, keywords, frame, ctx)
     start, end = dom.line_range(frame)
     return Datasheet(
         id=make_id(ctx.faction, name),
@@ -98,7 +102,7 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         sources=[SourceRef(path=ctx.display, line_start=start, line_end=end)],
         faction=ctx.faction,
         base_size=_base_size(header),
-        profiles=_profiles(frame, name, ctx),
+        profiles=profiles,
         weapons=_weapons(frame, ctx),
         abilities=Abilities(**sheet.abilities),
         damaged=sheet.damaged,
@@ -116,6 +120,32 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
         detachment_rules=_id_set(sheet.detachment_rules),
         enhancements=_id_set(sheet.enhancements),
     )
+
+
+def _scoped_keywords(
+    profiles: list[Profile],
+    scoped: dict[str, list[str]],
+    keywords: list[str],
+    frame: Element,
+    ctx: FrameContext,
+) -> list[Profile]:
+    """Each model's own keywords on its profile. Keywords scoped to a model no profile is named
+    after stay with the unit's, said aloud."""
+    by_name = {p.name.upper(): p for p in profiles}
+    for model, words in scoped.items():
+        if model not in by_name:
+            ctx.report.warning(
+                "html-keyword-scope",
+                f"keywords for {model!r}, a model no profile is named after: kept on the unit",
+                line=frame.sourceline,
+            )
+            keywords[:] = sorted(set(keywords) | set(words))
+            continue
+        profile = by_name[model]
+        by_name[model] = profile.model_copy(
+            update={"keywords": sorted(set(profile.keywords) | set(words))}
+        )
+    return [by_name.get(p.name.upper(), p) for p in profiles]
 
 
 def _id_set(ids: list[str]) -> list[str]:
@@ -136,40 +166,131 @@ def _base_size(header: Element | None) -> str | None:
 
 
 def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile]:
-    """One profile per ``dsProfileWrap``; a unit with several profiles names each one
-    (``dsModelName``). An invulnerable save inside a profile's box (``dsProfileBaseWrap``) is
-    that profile's; one outside every box applies to all profiles."""
+    """One profile per ``dsProfileWrap``. A unit of several profiles names each one
+    (``dsModelName``, in page order) and may print the characteristic names once, above the
+    first row: a box without its own ``dsCharName`` takes the name of its column. An
+    invulnerable save inside a profile's box (``dsProfileBaseWrap``) is that profile's; one
+    outside every box applies to all profiles."""
+    boxes = dom.select(frame, "div", "dsProfileBaseWrap")
+    # Kept alive in a list: lxml hands out the same proxy for a node only while one exists, so
+    # ``is`` tells the same node (an ``id`` of a freed proxy could be reused by another).
+    attached = [v for box in boxes if (v := _invul_after_element(box)) is not None]
     frame_invul = next(
-        (parse_stat(dom.text(v)) for v in _invul_values(frame) if _profile_box(v) is None), None
+        (
+            parse_stat(dom.cell_text(v))
+            for v in _invul_values(frame)
+            if _profile_box(v) is None and not any(v is a for a in attached)
+        ),
+        None,
     )
+    wraps = dom.select(frame, "div", "dsProfileWrap") or _bare_profile_rows(frame, ctx)
+    names = _profile_names(frame, wraps, unit_name, ctx)
+    columns: list[str] = []
     profiles: list[Profile] = []
-    wraps = dom.select(frame, "div", "dsProfileWrap")
-    for wrap in wraps:
-        box = _profile_box(wrap)
-        name_el = dom.select_one(box, "*", "dsModelName") if box is not None else None
-        name = dom.text(name_el) if name_el is not None else unit_name
-        if len(wraps) > 1 and name_el is None:
+    for wrap, name in zip(wraps, names, strict=True):
+        stats = _profile_stats(wrap, columns, ctx)
+        if not any(stats.values()):
             ctx.report.warning(
-                "html-profile-name", "several profiles, one without a name", line=wrap.sourceline
+                "profile-empty",
+                f"profile {name!r} shows no characteristic the reader knows",
+                line=wrap.sourceline,
             )
-        stats: dict[str, Stat | None] = {}
-        for char in dom.select(wrap, "div", "dsCharWrap"):
-            label_el = dom.select_one(char, "div", "dsCharName")
-            value_el = dom.select_one(char, "div", "dsCharValue")
-            if label_el is None or value_el is None:
-                continue
-            label = dom.text(label_el).upper()
-            field_name = _STATS.get(label)
-            if field_name is None:
-                ctx.report.warning(
-                    "html-unknown-stat", f"unknown characteristic {label!r}", line=char.sourceline
-                )
-                continue
-            stats[field_name] = parse_stat(dom.text(value_el))
-        invul = _invulnerable(box) if box is not None else None
+        box = _profile_box(wrap)
+        invul = (_invulnerable(box) or _invul_after(box)) if box is not None else None
         stats["invulnerable_save"] = invul or frame_invul
         profiles.append(Profile(name=name, **stats))
     return profiles
+
+
+def _bare_profile_rows(frame: Element, ctx: FrameContext) -> list[Element]:
+    """Without ``dsProfileWrap``: the elements that hold characteristic boxes outside the rules
+    text (a characteristic box inside an ability, ``LD +1``, is no profile)."""
+    rows: list[Element] = []
+    for char in dom.select(frame, "div", "dsCharWrap"):
+        if any(dom.has_class(a, "dsAbility") or a.tag == "table" for a in char.iterancestors()):
+            continue
+        parent = char.getparent()
+        if not any(parent is row for row in rows):
+            rows.append(parent)
+    if rows:
+        ctx.report.info(
+            "html-profile-shape",
+            "profiles without dsProfileWrap: read from their boxes",
+            rows[0].sourceline,
+        )
+    return rows
+
+
+def _profile_names(
+    frame: Element, wraps: list[Element], unit_name: str, ctx: FrameContext
+) -> list[str]:
+    """The name of each profile: the ``dsModelName`` labels of the frame's profile boxes in page
+    order when there is one per profile; else each box's own label; else the unit's name."""
+    labels = [
+        el
+        for box in dom.select(frame, "div", "dsProfileBaseWrap")
+        for el in dom.select(box, "*", "dsModelName")
+    ]
+    texts = [dom.text(el) for el in labels]
+    if len(wraps) == len(labels) and all(texts):
+        return texts
+    names: list[str] = []
+    for wrap in wraps:
+        box = _profile_box(wrap)
+        name_el = dom.select_one(box, "*", "dsModelName") if box is not None else None
+        name = dom.text(name_el) if name_el is not None else ""
+        if not name or name in names:
+            if len(wraps) > 1:
+                ctx.report.warning(
+                    "html-profile-name", "several profiles, one without a name", wrap.sourceline
+                )
+            name = name or unit_name
+        names.append(name)
+    return names
+
+
+def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict[str, Stat | None]:
+    """The characteristics of one profile row. ``columns`` holds the characteristic names of
+    the rows read so far, for rows that print values only."""
+    stats: dict[str, Stat | None] = {}
+    for index, char in enumerate(dom.select(wrap, "div", "dsCharWrap")):
+        label_el = dom.select_one(char, "div", "dsCharName")
+        label = dom.cell_text(label_el).upper() if label_el is not None else ""
+        if label:
+            if index < len(columns):
+                columns[index] = label
+            else:
+                columns.append(label)
+        elif index < len(columns):
+            label = columns[index]
+        elif index < len(_STATS):
+            # Neither a name nor a row above: the datasheet's fixed order M T SV W LD OC.
+            label = list(_STATS)[index]
+        value = _char_value(char, label_el)
+        field_name = _STATS.get(label)
+        if field_name is None:
+            ctx.report.warning(
+                "html-unknown-stat", f"unknown characteristic {label!r}", line=char.sourceline
+            )
+            continue
+        if not value:
+            ctx.report.warning(
+                "html-stat-empty", f"characteristic {label} shows no value", char.sourceline
+            )
+            continue
+        stats[field_name] = parse_stat(value)
+    return stats
+
+
+def _char_value(char: Element, label_el: Element | None) -> str:
+    """The printed value of a characteristic box: its ``dsCharValue…`` element, else the box's
+    text without its name."""
+    for el in char.iter():
+        if isinstance(el.tag, str) and any(c.startswith("dsCharValue") for c in dom.classes(el)):
+            return dom.cell_text(el)
+    text = dom.cell_text(char)
+    label = dom.cell_text(label_el) if label_el is not None else ""
+    return text.removeprefix(label).strip() if label else text
 
 
 def _profile_box(wrap: Element) -> Element | None:
@@ -179,13 +300,32 @@ def _profile_box(wrap: Element) -> Element | None:
     return None
 
 
+def _invul_after_element(box: Element) -> Element | None:
+    """The invulnerable save printed right after a profile's box (``div.dsInvulWrap``, before
+    the next box): that profile's."""
+    for sibling in box.itersiblings():
+        if not isinstance(sibling.tag, str) or dom.has_class(sibling, "dsProfileBaseWrap"):
+            if isinstance(sibling.tag, str):
+                return None
+            continue
+        if dom.has_class(sibling, "dsInvulWrap"):
+            values = _invul_values(sibling)
+            return values[0] if values else None
+    return None
+
+
+def _invul_after(box: Element) -> Stat | None:
+    value = _invul_after_element(box)
+    return parse_stat(dom.cell_text(value)) if value is not None else None
+
+
 def _invul_values(el: Element) -> list[Element]:
     return dom.select(el, "div", "dsCharInvulValue")
 
 
 def _invulnerable(el: Element) -> Stat | None:
     values = _invul_values(el)
-    return parse_stat(dom.text(values[0])) if values else None
+    return parse_stat(dom.cell_text(values[0])) if values else None
 
 
 # ---- weapons ----------------------------------------------------------------------------------
@@ -198,6 +338,7 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
     weapons: list[Weapon] = []
     for table in dom.select(frame, "table", "wTable"):
         kind: str | None = None
+        before = len(weapons)
         for row in table.iter("tr"):
             if dom.has_class(row, "wTable2_long"):
                 continue
@@ -217,6 +358,10 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
             weapon = _weapon(cells, kind, ctx)
             if weapon is not None:
                 weapons.append(weapon)
+        if len(weapons) == before:
+            ctx.report.warning(
+                "table-empty", "a weapon table without weapon rows", line=table.sourceline
+            )
     return weapons
 
 
@@ -235,7 +380,7 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
     label, abilities = _weapon_name(name_cell, ctx)
     if not label:
         return None
-    values = [dom.text(c) for c in cells[2:]]
+    values = [dom.cell_text(c) for c in cells[2:]]
     if kind is None:
         # No heading row: the range column tells melee from ranged.
         kind = "melee" if values[0].lower() == "melee" else "ranged"
@@ -261,8 +406,12 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
 def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbility]]:
     """The weapon's name and its abilities: each ability is its own ``span.kwb2`` after the
     name, printed in lower case as bare words ("sustained hits 1")."""
-    keyword_spans = dom.select(cell, "span", "kwb2")
-    name = dom.text(cell, skip=("kwb2",))
+    # ``kwb2`` on the 10th-edition pages (with ``kwbw``), ``kwbw`` alone on later ones.
+    keyword_spans = [s for s in cell.iter("span") if {"kwb2", "kwbw"}.intersection(dom.classes(s))]
+    keyword_spans = [
+        s for s in keyword_spans if not any(a in keyword_spans for a in s.iterancestors())
+    ]
+    name = dom.text(cell, skip=("kwb2", "kwbw"))
     abilities: list[WeaponAbility] = []
     for span in keyword_spans:
         words = dom.text(span)
@@ -296,6 +445,31 @@ def _sections(frame: Element) -> list[tuple[str, Element, list[Element]]]:
     return found
 
 
+def _read_unsectioned(
+    frame: Element,
+    sections: list[tuple[str, Element, list[Element]]],
+    sheet: _Sheet,
+    ctx: FrameContext,
+) -> None:
+    """Text in the frame's columns outside every weapon table and section (a box under the
+    weapons): a box that opens with a bold name is kept as a datasheet ability; other text is
+    said aloud."""
+    read = [el for _, heading, content in sections for el in (heading, *content)]
+    # A column child holding a section (its heading wrapped in a div) is read too.
+    holders = read + [a for el in read for a in el.iterancestors()]
+    for column in (c for box in dom.select(frame, "div", "ds2col") for c in dom.children(box)):
+        for child in dom.children(column):
+            if child.tag == "table" or any(child is el for el in holders):
+                continue
+            text = dom.text(child)
+            if text and _bold_leads(child):
+                sheet.abilities["datasheet"].extend(_named_abilities(child, ctx))
+            elif text:
+                ctx.report.warning(
+                    "html-unread-text", f"datasheet text not read: {text[:80]!r}", child.sourceline
+                )
+
+
 def _read_section(
     title: str, heading: Element, content: list[Element], sheet: _Sheet, ctx: FrameContext
 ) -> None:
@@ -308,8 +482,14 @@ def _read_section(
         text = "\n".join(line for el in content for line in dom.text_lines(el))
         sheet.damaged = Damaged(wounds=damaged.group("wounds"), text=text)
         return
-    ctx.report.warning(
-        "html-unknown-section", f"datasheet section {title!r} not read", line=heading.sourceline
+    # A rules box the reader has no field for (SUPREME COMMANDER, LOYAL PROTECTOR, EMBARKING …):
+    # kept whole as a datasheet ability named after its heading.
+    text = "\n".join(line for el in content for line in dom.text_lines(el))
+    sheet.abilities["datasheet"].append(Ability(name=dom.text(heading), text=text or None))
+    ctx.report.info(
+        "html-section-as-ability",
+        f"rules box {title!r} kept as a datasheet ability",
+        line=heading.sourceline,
     )
 
 
@@ -332,6 +512,9 @@ def _read_wargear_options(content: list[Element], sheet: _Sheet, ctx: FrameConte
 def _read_abilities(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
     for block in content:
         if not dom.has_class(block, "dsAbility"):
+            if dom.text(block):
+                # A box of another shape among the abilities: kept, never dropped.
+                sheet.abilities["datasheet"].extend(_named_abilities(block, ctx))
             continue
         first = dom.text(block)
         if first.startswith("CORE:"):
@@ -524,20 +707,93 @@ _SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None
 # ---- keywords ---------------------------------------------------------------------------------
 
 
-def _keywords(frame: Element, ctx: FrameContext) -> tuple[list[str], list[str]]:
+def _keywords(
+    frame: Element, ctx: FrameContext
+) -> tuple[list[str], list[str], dict[str, list[str]]]:
     """KEYWORDS and FACTION KEYWORDS, upper case as the dumps print them, once each and sorted
-    (their order carries no rule; every reader gives the same list)."""
+    (their order carries no rule; every reader gives the same list), and the keywords the box
+    scopes to one model (``…, COMMAND SQUAD`` then ``Cadian Commander: CHARACTER, OFFICER``),
+    by model name in upper case."""
     keywords: list[str] = []
     faction: list[str] = []
+    scoped: dict[str, list[str]] = {}
     for box in dom.select(frame, "div", "ds2colKW"):
         for part in dom.children(box):
-            text = dom.text(part)
-            label, _sep, rest = text.partition(":")
-            target = faction if "FACTION" in label.upper() else keywords
-            if not _sep:
-                ctx.report.warning(
-                    "html-keywords", f"keyword box without a label: {text[:60]!r}", part.sourceline
-                )
+            groups = _keyword_groups(part)
+            if not groups:
+                text = dom.text(part)
+                if text:
+                    ctx.report.warning(
+                        "html-keywords",
+                        f"keyword box without a label: {text[:60]!r}",
+                        part.sourceline,
+                    )
                 continue
-            target.extend(k.strip().upper() for k in re.split(r"[,;]", rest) if k.strip())
-    return sorted(set(keywords)), sorted(set(faction))
+            (label, words), *models = groups
+            target = faction if "FACTION" in label.upper() else keywords
+            target.extend(words)
+            for model, model_words in models:
+                scoped.setdefault(model.upper(), []).extend(model_words)
+    return sorted(set(keywords)), sorted(set(faction)), scoped
+
+
+_GLUE = "\x1f"
+_BREAK = "\x1e"
+_GLUE_RUN = re.compile(r"\s*[\x1e\x1f][\x1e\x1f\s]*")
+
+
+def _glue_or_space(match: re.Match[str]) -> str:
+    # Texts of two elements that touch without a space, or a <br> between: a new line.
+    run = match.group()
+    return _GLUE if _BREAK in run or not run.strip(_GLUE) else " "
+
+
+def _keyword_groups(part: Element) -> list[tuple[str, list[str]]]:
+    """``(label, keywords)`` of each labelled group of a keyword box, in page order. A label is
+    the text before a colon back to the last comma or to the last place where the page starts a
+    new line (two elements' texts touching without a space, or a ``<br>``)."""
+    pieces: list[str] = []
+    _glued_text(part, pieces)
+    text = _GLUE_RUN.sub(_glue_or_space, "".join(pieces))
+    chunks = text.split(":")
+    if len(chunks) < 2:
+        return []
+    groups: list[tuple[str, list[str]]] = []
+    label = normalize_text(chunks[0].replace(_GLUE, " ")).strip()
+    for chunk in chunks[1:-1]:
+        head, next_label = _label_of(chunk)
+        groups.append((label, _words(head)))
+        label = next_label
+    groups.append((label, _words(chunks[-1])))
+    return groups
+
+
+def _label_of(chunk: str) -> tuple[str, str]:
+    """``"A, B, LAST<glue>Model name"`` → ("A, B, LAST", "Model name")."""
+    before, comma, last = chunk.rstrip(_GLUE + " ").rpartition(",")
+    glued, sep, label = last.rpartition(_GLUE)
+    if not sep:
+        return before, normalize_text(last).strip()
+    return before + comma + glued, normalize_text(label).strip()
+
+
+def _words(text: str) -> list[str]:
+    words = (normalize_text(w.replace(_GLUE, "")).strip().upper() for w in re.split(r"[,;]", text))
+    return [w for w in words if w]
+
+
+def _glued_text(el: Element, out: list[str]) -> None:
+    """The element's text with a marker at each element boundary and at each ``<br>``."""
+    out.append(_GLUE)
+    if el.text:
+        out.append(el.text)
+    for child in el:
+        if isinstance(child.tag, str) and child.tag not in ("script", "style"):
+            if child.tag == "br" or dom.has_class(child, "dsVertLine"):
+                # A line break, or the bar the page draws between two groups of keywords.
+                out.append(_BREAK)
+            else:
+                _glued_text(child, out)
+        if child.tail:
+            out.append(child.tail)
+    out.append(_GLUE)

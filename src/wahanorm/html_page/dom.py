@@ -161,12 +161,22 @@ def text(el: Element, skip: Iterable[str] = ()) -> str:
     return " ".join(text_lines(el, skip=skip))
 
 
-def nodes_text(parent_text: str | None, nodes: Iterable[Element]) -> list[str]:
-    """Lines of a run of sibling nodes: a leading text, then elements with their tails."""
+def cell_text(el: Element) -> str:
+    """The text of a table cell or characteristic box as printed, on one line: unlike ``text``,
+    a lone ``-`` (a characteristic the model does not have) is kept."""
+    return normalize_text(_SPACE.sub(" ", "".join(el.itertext())).strip())
+
+
+def nodes_text(
+    parent_text: str | None, nodes: Iterable[Element], skip: Iterable[str] = ()
+) -> list[str]:
+    """Lines of a run of sibling nodes: a leading text, then elements with their tails
+    (elements with a class in ``skip`` left out, their tails kept)."""
     out: list[str] = [parent_text or ""]
+    skipped = frozenset(skip)
     for node in nodes:
         if isinstance(node.tag, str):
-            _walk(node, out, frozenset(), frozenset())
+            _walk(node, out, frozenset(), skipped)
         if node.tail:
             out.append(node.tail)
     return _lines(out)

@@ -27,6 +27,7 @@ _DETACHMENT_SUFFIX = re.compile(r"\s+Detachment$", re.I)
 # Parts of a tooltip that are its title, its link icon or its flavour, never its rules text.
 _NOT_TEXT = ("tooltip_header", "tooltip_link", "tooltip_link_inline", "abFlex", "detachName")
 _FLAVOUR = ("ShowFluff",)
+_BODY_LABELS = ("WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:")
 
 
 @dataclass
@@ -57,9 +58,9 @@ def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
     # One pass over the tooltip for the classes it holds decides its kind.
     held = {c for el in span.iter() if isinstance(el.tag, str) for c in dom.classes(el)}
     if "str10Wrap" in held:
-        return _stratagem(span, ctx)
+        return read_stratagem(span, ctx)
     if "EnhancementsPts" in held:
-        return _enhancement(span, ctx)
+        return read_enhancement(span, ctx)
     if "detachName" in held:
         return _detachment_rule(span, ctx)
     if "tooltip_header" in held:
@@ -159,7 +160,11 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
     )
 
 
-def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
+def read_enhancement(
+    span: Element, ctx: TooltipContext, detachment: str | None = None
+) -> Enhancement | None:
+    """An enhancement; its detachment is the tooltip's own, else ``detachment`` (the section of
+    a faction page it is printed in)."""
     title = dom.select_one(span, "*", "EnhancementsPts")
     assert title is not None  # read_tooltip chose this reader because it is there
     # A list item of spans (name, link, "15 pts"); Boarding Actions enhancements have no cost
@@ -168,7 +173,7 @@ def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
     parts = [p for p in parts if p]
     name = parts[0] if parts else ""
     cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
-    detachment = _detachment(span)
+    detachment = _detachment(span) or detachment
     if not name:
         ctx.report.warning("html-enhancement", "enhancement without a name", span.sourceline)
         return None
@@ -189,8 +194,9 @@ def _enhancement(span: Element, ctx: TooltipContext) -> Enhancement | None:
     )
 
 
-def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
-    wrap = dom.select_one(span, "div", "str10Wrap")
+def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
+    """A stratagem from its ``str10Wrap`` (the element itself, or inside a tooltip)."""
+    wrap = span if dom.has_class(span, "str10Wrap") else dom.select_one(span, "div", "str10Wrap")
     assert wrap is not None  # read_tooltip chose this reader because it is there
     name_el = dom.select_one(wrap, "div", "str10Name")
     type_el = dom.select_one(wrap, "div", "str10Type")
@@ -221,6 +227,15 @@ def _stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
 
 def _stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, str | None]:
     lines = dom.text_lines(body)
+    if lines and not any(label in line for line in lines for label in _BODY_LABELS):
+        # An older stratagem printed as one paragraph (Boarding Action's INSANE BRAVERY): no
+        # WHEN/TARGET/EFFECT to cut, the whole text is its effect.
+        ctx.report.warning(
+            "html-stratagem-unlabelled",
+            f"stratagem {name!r} has no WHEN/TARGET/EFFECT: its text is kept as the effect",
+            line=body.sourceline,
+        )
+        return {"effect": "\n".join(lines)}
     try:
         parsed = parse_body("\n".join(lines), ctx.display, body.sourceline or 1)
     except ParseFailure as exc:

@@ -47,7 +47,7 @@ _SECTION = re.compile(
     r"UNIT COMPOSITION|LEADER|ORDERS|TRANSPORT|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"
 )
 _BASE = re.compile(r"^\(⌀\s*(?P<size>[^)]+)\)$")
-_CELL = re.compile(r'^(?:Melee|N/A|-|[-+]?\d+[+"]?|\d*D\d+(?:[+-]\d+)?)$', re.IGNORECASE)
+_CELL = re.compile(r'^(?:Melee|N/A|-|[-+]?\d+(?:\+"|[+"])?|\d*D\d+(?:[+-]\d+)?)$', re.IGNORECASE)
 _COST_ROW = re.compile(r"^\|\s*(?P<what>[^|]*?\bmodels?\b[^|]*?)\s*\|\s*(?P<points>\d+)\s*\|?\s*$")
 _COST_TEXT = re.compile(r"^(?P<what>\d+ models?)$")
 _NAMED = re.compile(r"^(?P<name>[A-Z0-9][^:]{0,60}?): (?P<text>\S.*)$")
@@ -125,6 +125,8 @@ class _Reader:
         self.keywords: list[str] = []
         self.faction_keywords: list[str] = []
         self.damaged: Damaged | None = None
+        self.scoped: dict[str, list[str]] = {}
+        self.keywords_line: Line | None = None
 
     # ---- sections --------------------------------------------------------------------------
     def preamble(self, lines: list[Line]) -> None:
@@ -190,7 +192,8 @@ class _Reader:
             if text:
                 self.datasheet.append(Ability(name="Transport", text=text))
         elif head == "KEYWORDS":
-            self.keywords = _keyword_list(after.lstrip(":").strip(), body)
+            self.keywords, self.scoped = _scoped_keyword_list(after.lstrip(":").strip(), body)
+            self.keywords_line = line
         elif head == "FACTION KEYWORDS":
             self.faction_keywords = _keyword_list(after.lstrip(":").strip(), body)
         elif head == "DAMAGED":
@@ -201,6 +204,12 @@ class _Reader:
         """Pipe rows, or (one cell per line) the column headings then name + six cells."""
         rows = [x for x in body if x.text.startswith("|")]
         if rows or "|" in line.text:
+            if not rows:
+                self.report.warning(
+                    "table-empty",
+                    f"{line.text.split('|')[0].strip()} table without rows",
+                    line.number,
+                )
             for row in rows:
                 self.weapon(kind, row, row.text)
             for other in (x for x in body if not x.text.startswith("|")):
@@ -211,6 +220,10 @@ class _Reader:
                 )
             return
         cells = [x for x in body if x.text not in ("RANGE", "A", "BS", "WS", "S", "AP", "D")]
+        if not cells:
+            self.report.warning(
+                "table-empty", f"{line.text.split('|')[0].strip()} table without rows", line.number
+            )
         index = 0
         while index < len(cells):
             values = cells[index + 1 : index + 7]
@@ -325,9 +338,23 @@ class _Reader:
     def fields(self) -> dict[str, object]:
         """The collected fields, ready for ``Datasheet``."""
         profile = [
-            Profile(name=model, **{k: parse_stat(v) for k, v in stats.items()})
+            Profile(
+                name=model,
+                keywords=self.scoped.get(model.upper(), []),
+                **{k: parse_stat(v) for k, v in stats.items()},
+            )
             for model, stats in self.profiles
         ]
+        models = {model.upper() for model, _ in self.profiles}
+        for model, words in self.scoped.items():
+            if model not in models:
+                # Keywords of a model no profile is named after stay with the unit's.
+                self.report.warning(
+                    "keyword-scope",
+                    f"keywords for {model!r}, a model no profile is named after: kept on the unit",
+                    self.keywords_line.number if self.keywords_line else None,
+                )
+                self.keywords = sorted(set(self.keywords) | set(words))
         return {
             "base_size": self.base_size,
             "profiles": profile,
@@ -375,6 +402,31 @@ def _bullet_items(body: list[Line]) -> list[str]:
         items.append(text)
         open_choice = text.endswith(":")
     return [] if [x.lower() for x in items] == ["none"] else items
+
+
+_ALL_MODELS = re.compile(r"^[–-]?\s*ALL MODELS$", re.IGNORECASE)
+
+
+def _scoped_keyword_list(first: str, body: list[Line]) -> tuple[list[str], dict[str, list[str]]]:
+    """The unit's keywords and those scoped to one model (``…, COMMAND SQUAD, Cadian Commander:
+    CHARACTER, OFFICER``: a ``Model:`` label scopes the keywords after it), by model name in
+    capitals. ``– ALL MODELS:`` after KEYWORDS labels the unit's own."""
+    text = ", ".join([first, *(x.text for x in body)])
+    unit: set[str] = set()
+    scoped: dict[str, set[str]] = {}
+    target = unit
+    for part in re.split(r"\s*[,;]\s*", text):
+        label, colon, word = part.partition(":")
+        if colon:
+            target = (
+                unit
+                if _ALL_MODELS.match(label.strip())
+                else scoped.setdefault(label.strip().upper(), set())
+            )
+            part = word
+        if part.strip():
+            target.add(part.strip().upper())
+    return sorted(unit), {model: sorted(words) for model, words in scoped.items()}
 
 
 def _keyword_list(first: str, body: list[Line]) -> list[str]:

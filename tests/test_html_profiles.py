@@ -1,0 +1,180 @@
+"""Every model profile of a saved page with its characteristics, each model's own keywords, and
+every rules box kept: on small handmade pages that follow the real pages' DOM (profile rows in
+``dsProfileWrapLeft``, model names in ``dsModelName``, keyword lines inside ``dsLeftСolKW``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wahanorm.extraction import Extraction
+from wahanorm.html_page import extract_page
+from wahanorm.models import Datasheet, Profile
+
+FIXTURES = Path(__file__).parent / "fixtures" / "html"
+
+
+def _page(name: str) -> Extraction:
+    extraction = extract_page((FIXTURES / name).read_text(encoding="utf-8"), name)
+    assert extraction is not None
+    return extraction
+
+
+def _sheet(extraction: Extraction) -> Datasheet:
+    [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
+    return sheet
+
+
+def _stats(profile: Profile) -> list[str | None]:
+    fields = (
+        profile.movement,
+        profile.toughness,
+        profile.save,
+        profile.wounds,
+        profile.leadership,
+        profile.objective_control,
+    )
+    return [s.text if s else None for s in fields]
+
+
+@pytest.mark.parametrize("page", ["two_profiles.html", "two_profile_boxes.html"])
+def test_second_profile_without_characteristic_names_is_read(page: str) -> None:
+    sheet = _sheet(_page(page))
+    assert [(p.name, _stats(p)) for p in sheet.profiles] == [
+        ("Cadian Commander", ['6"', "3", "5+", "3", "7+", "1"]),
+        ("Veteran Guardsman", ['6"', "3", "5+", "1", "7+", "1"]),
+    ]
+    # One box for both models: its save is both's; one box each: the save after the first box
+    # is the first model's only.
+    saves = [p.invulnerable_save.text if p.invulnerable_save else None for p in sheet.profiles]
+    assert saves == (["5+", "5+"] if page == "two_profiles.html" else ["5+", None])
+
+
+@pytest.mark.parametrize("page", ["two_profiles.html", "two_profile_boxes.html"])
+def test_keywords_scoped_to_one_model_stay_on_its_profile(page: str) -> None:
+    sheet = _sheet(_page(page))
+    assert sheet.keywords == ["COMMAND SQUAD", "GRENADES", "IMPERIUM", "INFANTRY"]
+    assert [(p.name, p.keywords) for p in sheet.profiles] == [
+        ("Cadian Commander", ["CHARACTER", "OFFICER"]),
+        ("Veteran Guardsman", []),
+    ]
+    assert sheet.faction_keywords == ["ASTRA MILITARUM"]
+
+
+def test_rules_boxes_are_kept_as_abilities() -> None:
+    extraction = _page("two_profiles.html")
+    sheet = _sheet(extraction)
+    by_name = {a.name: a.text for a in sheet.abilities.datasheet}
+    assert by_name["SUPREME COMMANDER"] == "If this model is in your army, it must be your Warlord."
+    assert "Senior Officer" in by_name
+    notes = [d for d in extraction.report.diagnostics if d.code == "html-section-as-ability"]
+    assert [d.line for d in notes] == [d.line for d in notes if d.line]
+    assert len(notes) == 1
+    air = _sheet(_page("aircraft.html"))
+    embarking = [a for a in air.abilities.datasheet if a.name == "EMBARKING"]
+    assert embarking and embarking[0].text and "Hover mode" in embarking[0].text
+    assert [a.name for a in air.abilities.datasheet] == ["EMBARKING", "Transport"]
+
+
+def test_aircraft_characteristics_are_read() -> None:
+    extraction = _page("aircraft.html")
+    [profile] = _sheet(extraction).profiles
+    assert (profile.name, _stats(profile)) == ("Valkyrie", ['20+"', "10", "2+", "14", "7+", "0"])
+    assert profile.objective_control is not None and profile.objective_control.value == 0
+    assert not [d for d in extraction.report.diagnostics if d.code.startswith("profile-")]
+
+
+def _frame(chars: str, keywords: str = "KEYWORDS: <span>X</span>") -> str:
+    return (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Wall</div></div>'
+        '<div class="dsProfileBaseWrap"><div class="dsProfileWrapLeft">'
+        f'<div class="dsProfileWrap">{chars}</div></div></div>'
+        f'<div class="ds2colKW"><div>{keywords}</div></div></div>'
+    )
+
+
+def test_a_printed_dash_is_passed_on_as_printed() -> None:
+    chars = (
+        '<div class="dsCharWrap"><div class="dsCharName">M</div><div class="dsCharValue">-</div>'
+        '</div><div class="dsCharWrap"><div class="dsCharName">T</div>'
+        '<div class="dsCharValue">10</div></div>'
+    )
+    extraction = extract_page(_frame(chars), "wall.html")
+    assert extraction is not None
+    [profile] = _sheet(extraction).profiles
+    assert profile.movement is not None and profile.movement.text == "-"
+    assert profile.toughness is not None and profile.toughness.value == 10
+
+
+def test_a_profile_without_characteristics_is_a_warning() -> None:
+    extraction = extract_page(_frame(""), "wall.html")
+    assert extraction is not None
+    [warning] = [d for d in extraction.report.diagnostics if d.code == "profile-empty"]
+    assert warning.severity == "warning" and warning.line
+
+
+def test_keywords_for_a_model_no_profile_names_stay_on_the_unit_aloud() -> None:
+    keywords = "KEYWORDS: <span>INFANTRY</span><span><b>Sergeant</b>: <span>CHARACTER</span></span>"
+    extraction = extract_page(_frame("", keywords), "wall.html")
+    assert extraction is not None
+    assert _sheet(extraction).keywords == ["CHARACTER", "INFANTRY"]
+    assert [d.code for d in extraction.report.diagnostics if d.code == "html-keyword-scope"]
+
+
+def test_a_box_under_the_weapons_is_kept_or_said_aloud() -> None:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Gunner</div></div>'
+        '<div class="ds2col"><div class="dsLeftСol"><table class="wTable"><tr><td '
+        'class="dsHeader"></td><td><div class="dsHeader">RANGED WEAPONS</div></td></tr><tr><td>'
+        '</td><td>Gun</td><td>24"</td><td>1</td><td>4+</td><td>4</td><td>0</td><td>1</td></tr>'
+        '</table><div class="dsAbility"><b>Loyal Protector:</b> While this model is leading a '
+        'unit, it can be your Warlord.</div><div class="dsNote">A note nobody names.</div>'
+        "</div></div></div>"
+    )
+    extraction = extract_page(html, "gunner.html")
+    assert extraction is not None
+    sheet = _sheet(extraction)
+    assert [(a.name, a.text) for a in sheet.abilities.datasheet] == [
+        ("Loyal Protector", "While this model is leading a unit, it can be your Warlord.")
+    ]
+    [unread] = [d for d in extraction.report.diagnostics if d.code == "html-unread-text"]
+    assert "A note nobody names." in unread.message and unread.line
+
+
+def test_characteristic_boxes_without_a_profile_wrap_are_read() -> None:
+    chars = "".join(
+        f'<div class="dsCharWrap"><div class="dsCharName">{n}</div>'
+        f'<div class="dsCharFrame"><div class="dsCharValue">{v}</div></div></div>'
+        for n, v in zip(
+            ["M", "T", "Sv", "W", "Ld", "OC"], ['20+"', "10", "3+", "14", "7+", "0"], strict=True
+        )
+    )
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Flyer</div></div>'
+        f'<div class="dsProfileBaseWrap"><div class="dsProfileWrapLeft">{chars}</div></div>'
+        '<div class="dsAbility"><div class="dsCharWrap"><div class="dsCharName">LD</div>'
+        '<div class="dsCharValue">+1</div></div></div></div>'
+    )
+    extraction = extract_page(html, "flyer.html")
+    assert extraction is not None
+    [profile] = _sheet(extraction).profiles
+    assert (profile.name, _stats(profile)) == ("Flyer", ['20+"', "10", "3+", "14", "7+", "0"])
+
+
+def test_weapon_abilities_in_kwbw_spans_are_split_off_the_name() -> None:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Gunner</div></div>'
+        '<table class="wTable"><tr><td class="dsHeader"></td><td><div class="dsHeader">'
+        'RANGED WEAPONS</div></td></tr><tr><td></td><td class="wTable2_short"><span>Bolt pistol '
+        '<span class="kwbw dsColorSM"><span class="tt kwbu">pistol</span></span></span></td>'
+        '<td>12"</td><td>1</td><td>3+</td><td>4</td><td>0</td><td>1</td></tr></table></div>'
+    )
+    extraction = extract_page(html, "gunner.html")
+    assert extraction is not None
+    [weapon] = _sheet(extraction).weapons
+    assert (weapon.name, [a.id for a in weapon.abilities]) == ("Bolt pistol", ["pistol"])
