@@ -43,6 +43,9 @@ class Stat(Model):
     text: str
     value: int | None = None
     dice: Dice | None = None
+    note: str | None = None
+    """The condition the source prints for a starred value (``4*`` with ``* Against ranged
+    attacks only``): the value holds only under it."""
 
 
 class WeaponAbility(Model):
@@ -53,6 +56,9 @@ class WeaponAbility(Model):
     keyword: str | None = None
     threshold: int | None = None
     value: str | None = None
+    condition: str | None = None
+    """What the ability applies against, as printed after its colon (``LETHAL HITS:
+    non-MONSTER/VEHICLE`` → ``non-MONSTER/VEHICLE``); None when it always applies."""
 
 
 class Weapon(Model):
@@ -107,6 +113,14 @@ class Points(Model):
     models: int | None
     points: int
     text: str
+    add_on: bool = False
+    """The cost is added to the unit's (``Invader ATV +60``), not the price of a unit."""
+    units_from: int | None = None
+    """The first unit of this datasheet in an army that the cost applies to (``YOUR 4TH + UNIT
+    COSTS`` → 4); None when the source gives no tier."""
+    units_to: int | None = None
+    """The last unit of this datasheet the cost applies to (``YOUR 1ST TO 3RD UNITS COST`` → 3);
+    None for every unit from ``units_from`` on, or when the source gives no tier."""
 
 
 class Damaged(Model):
@@ -191,10 +205,25 @@ class Enhancement(Entity):
     """Other versions seen under the same id when sources disagree."""
 
 
+class RuleSection(Model):
+    """One labelled section of an 11th-edition move or action (``ELIGIBLE IF: …``)."""
+
+    label: str
+    """The label as printed, upper case, without its colon (``ELIGIBLE IF``, ``AFTER MOVING``)."""
+    text: str
+    """The section's text up to the next label."""
+
+
 class Rule(Entity):
     kind: Literal["rule"] = "rule"
     rule_number: str | None = None
     text: str
+    category: str | None = None
+    """What kind of rule the source says it is, when it says (``Movement Ability``)."""
+    sections: list[RuleSection] = []
+    """The labelled sections of a move or action, in order; empty for a rule without labels."""
+    references: list[str] = []
+    """The numbered rules the text refers to (``(03.02)`` → ``03.02``), each once, in order."""
     variants: list[Rule] = []
     """Other versions seen under the same id when sources disagree."""
 

@@ -71,6 +71,8 @@ class ExportContext:
     factions: dict[str, str] = field(default_factory=dict)
     detachments: dict[str, str] = field(default_factory=dict)
     glossary_names: dict[str, str] = field(default_factory=dict)
+    unknown_abilities: set[str] = field(default_factory=set)
+    """Weapon abilities the grammar does not know, already reported (each once per export)."""
 
     def load(self) -> None:
         """Read every table and the faction and detachment names."""
