@@ -26,6 +26,7 @@ from wahanorm.models import (
     Timing,
 )
 from wahanorm.parse.datasheet import parse_datasheet
+from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
 from wahanorm.segment import (
     BRACKET_RULE,
@@ -306,6 +307,8 @@ def _rule(
         sources=_source(path, block),
         rule_number=number,
         text=text,
+        sections=rule_sections(text, path, block.lines[1].number),
+        references=rule_references(text),
     )
 
 

@@ -44,6 +44,7 @@ def extract_export(
     sheets = datasheets.datasheets(ctx, links)
     entities: list[Entity] = [*sheets, *found_stratagems, *detachment_rules, *enhancements]
     entities.extend(glossary)
+    entities.extend(stratagems.abilities(ctx))
     extraction.entities = entities
     extraction.data_version = data_version(ctx)
     return extraction

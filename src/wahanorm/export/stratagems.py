@@ -16,12 +16,14 @@ from wahanorm.export.context import ExportContext
 from wahanorm.export.rules import Links, detachment_of
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
-from wahanorm.models import Stratagem, Timing
+from wahanorm.models import Rule, Stratagem, Timing
+from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.stratagems import PHASES, StratagemBody, derive_timing, parse_body, split_source
 
 TABLE = "Stratagems.csv"
 _CP = re.compile(r"^\s*(\d+)\s*(?:CP)?\s*$", re.I)
 _TRAILING_STRATAGEM = re.compile(r"\s*(?:[–-]\s*)?(?:Stratagem)?\s*[–-]?\s*$", re.I)
+_ABILITY_TYPE = re.compile(r"\bAbility\s*$", re.I)
 _EXPORT_TURNS = {
     "your turn": "your",
     "opponent's turn": "opponent",
@@ -44,12 +46,54 @@ def stratagems(ctx: ExportContext) -> tuple[list[Stratagem], Links]:
     links: Links = {}
     tally = TimingTally()
     for record in ctx.table(TABLE):
+        if is_ability_row(ctx.text(TABLE, record, "type")):
+            continue  # a move or shooting type, read by ``abilities``
         stratagem = _stratagem(ctx, record, tally)
         if stratagem is not None:
             found.append(stratagem)
             links[record.get("id")] = stratagem.id
     _report_agreement(ctx, tally)
     return found, links
+
+
+def is_ability_row(type_text: str) -> bool:
+    """Rows typed ``Movement Ability``, ``Shooting Ability`` … are rules of the game (moves,
+    shooting types), not stratagems."""
+    return _ABILITY_TYPE.search(type_text) is not None
+
+
+def abilities(ctx: ExportContext) -> list[Rule]:
+    """One ``Rule`` per ability row of Stratagems.csv, its ``type`` as its category and its
+    labelled sections (SET-UP DISTANCE, ELIGIBLE IF, WHILE MOVING …) read by the grammar."""
+    found: list[Rule] = []
+    for record in ctx.table(TABLE):
+        category = ctx.text(TABLE, record, "type")
+        if not is_ability_row(category):
+            continue
+        name = ctx.text(TABLE, record, "name")
+        text = ctx.text(TABLE, record, "description")
+        if not name or not text:
+            ctx.report.error(
+                "missing-field",
+                f"{category} row {record.get('id')!r} has no {'name' if not name else 'text'}; "
+                "left out",
+                line=record.line_start,
+                path=ctx.path(TABLE),
+            )
+            continue
+        namespace = ctx.faction_name(TABLE, record, record.get("faction_id")) or "core"
+        found.append(
+            Rule(
+                id=make_id(namespace, name),
+                name=name,
+                sources=[ctx.source(TABLE, record)],
+                text=text,
+                category=category,
+                sections=rule_sections(text, ctx.path(TABLE), record.line_start),
+                references=rule_references(text),
+            )
+        )
+    return found
 
 
 def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:

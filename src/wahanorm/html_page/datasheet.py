@@ -31,6 +31,7 @@ from wahanorm.models import (
     WeaponAbility,
 )
 from wahanorm.parse.abilities import named_ability, split_core_list
+from wahanorm.parse.points import Tier, cost_line, cost_tier
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.stratagems import split_source
 from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
@@ -45,7 +46,6 @@ _STATS = {
 }
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
 _DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
-_MODELS = re.compile(r"^(\d+)\s+models?\b", re.I)
 
 
 @dataclass
@@ -165,11 +165,17 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
                     "html-unknown-stat", f"unknown characteristic {label!r}", line=char.sourceline
                 )
                 continue
-            stats[field_name] = parse_stat(dom.text(value_el))
+            stats[field_name] = parse_stat(_stat_text(value_el))
         invul = _invulnerable(box) if box is not None else None
         stats["invulnerable_save"] = invul or frame_invul
         profiles.append(Profile(name=name, **stats))
     return profiles
+
+
+def _stat_text(value: Element) -> str:
+    """A characteristic's text; a printed ``-`` (no such characteristic) is kept as ``-``."""
+    text = dom.text(value)
+    return text or ("-" if "".join(value.itertext()).strip() in ("-", "–") else text)
 
 
 def _profile_box(wrap: Element) -> Element | None:
@@ -409,21 +415,32 @@ def _read_composition(content: list[Element], sheet: _Sheet, ctx: FrameContext) 
 
 
 def _points(block: Element, ctx: FrameContext) -> list[Points]:
+    """The cost rows: a row without a price that is a tier heading (``YOUR 4TH + UNIT COSTS``)
+    says which units the rows under it cost; a price with a ``+`` is an add-on."""
     points: list[Points] = []
+    tier: Tier | None = None
     for row in block.iter("tr"):
         cells = [c for c in dom.children(row) if c.tag == "td"]
         price = dom.select_one(row, "div", "PriceTag")
-        if price is None or not cells:
+        label = dom.text(cells[0]) if cells else ""
+        if price is None:
+            tier = cost_tier(label) or tier
             continue
-        label = dom.text(cells[0])
-        cost = re.sub(r"\D", "", dom.text(price))
-        if not cost:
+        if not cells:
+            continue
+        printed = dom.text(price)
+        line = cost_line(label, ("+" if "+" in printed else "") + re.sub(r"\D", "", printed), tier)
+        if line is None:
             ctx.report.warning("html-points", f"no cost in {label!r}", line=row.sourceline)
             continue
-        models = _MODELS.match(label)
-        points.append(
-            Points(models=int(models.group(1)) if models else None, points=int(cost), text=label)
-        )
+        if line.models is None:
+            ctx.report.info(
+                "cost-models",
+                f"cost line {line.text!r}: the number of models is not certain; models left "
+                "empty",
+                line=row.sourceline,
+            )
+        points.append(line)
     return points
 
 

@@ -18,6 +18,7 @@ from wahanorm.html_page import dom
 from wahanorm.html_page.dom import Element
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem, Timing
+from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.stratagems import derive_timing, parse_body, split_source
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
@@ -111,11 +112,14 @@ def _rule(
             "html-rule-empty", f"glossary tooltip {name!r} has no text", line=span.sourceline
         )
         return None
+    text = "\n".join(lines)
     return Rule(
         id=make_id(namespace, name),
         name=name,
         sources=_source(span, ctx),
-        text="\n".join(lines),
+        text=text,
+        sections=rule_sections(text),
+        references=rule_references(text),
     )
 
 
