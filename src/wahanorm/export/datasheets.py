@@ -482,8 +482,7 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
         if line.models is None:
             ctx.report.info(
                 "cost-models",
-                f"cost line {line.text!r}: the number of models is not certain; models left "
-                "empty",
+                f"cost line {line.text!r}: the number of models is not certain; models left empty",
                 line=row.line_start,
                 path=ctx.path(table),
             )

@@ -436,8 +436,7 @@ def _points(block: Element, ctx: FrameContext) -> list[Points]:
         if line.models is None:
             ctx.report.info(
                 "cost-models",
-                f"cost line {line.text!r}: the number of models is not certain; models left "
-                "empty",
+                f"cost line {line.text!r}: the number of models is not certain; models left empty",
                 line=row.sourceline,
             )
         points.append(line)
