@@ -14,7 +14,7 @@ from wahanorm.clean import Line
 from wahanorm.errors import ParseFailure
 from wahanorm.parse.abilities import parse_core_ability
 from wahanorm.parse.labelled_rule import rule_references, rule_sections, split_rule_number
-from wahanorm.parse.points import cost_line, cost_tier
+from wahanorm.parse.points import CostTable, cost_line, cost_tier
 from wahanorm.parse.stats import parse_dice, parse_stat, stat_from_export
 from wahanorm.parse.stratagems import derive_timing, parse_body, parse_entry, split_source
 from wahanorm.parse.weapon_abilities import (
@@ -370,3 +370,19 @@ def test_cost_lines(pair: Pair) -> None:
 )
 def test_stats_as_printed(text: str, expected: dict[str, object]) -> None:
     assert parse_stat(text).model_dump() == expected
+
+
+@pytest.mark.parametrize("pair", cases("points/cost_tables.txt"))
+def test_cost_tables(pair: Pair) -> None:
+    table = CostTable()
+    got: list[list[object]] = []
+    for row in pair.input:
+        text, _, cost = row.partition("|")
+        if not cost.strip() and table.heading(text):
+            continue
+        line = table.line(text, cost)
+        assert line is not None, row
+        got.append(
+            [line.text, line.models, line.points, line.add_on, line.units_from, line.units_to]
+        )
+    assert got == json.loads("\n".join(pair.expected))

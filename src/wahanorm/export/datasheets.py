@@ -30,7 +30,7 @@ from wahanorm.models import (
     WeaponAbility,
 )
 from wahanorm.parse.abilities import named_ability, parse_core_ability
-from wahanorm.parse.points import Tier, cost_line, cost_tier
+from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat, stat_from_export
 from wahanorm.parse.weapon_abilities import AbilityList, parse_ability_list, split_profile
 
@@ -459,18 +459,17 @@ def _line_number(row: Record) -> int:
 
 def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
     """The cost lines in order; a tier heading (``YOUR 4TH + UNIT COSTS``, no cost) says which
-    units the lines under it apply to."""
+    units the lines under it apply to, another heading (``WARGEAR OPTIONS``) makes the lines
+    under it add-ons."""
     table = "Datasheets_models_cost.csv"
     points: list[Points] = []
-    tier: Tier | None = None
+    reader = CostTable()
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
-        heading = cost_tier(text)
-        if heading is not None and not cost:
-            tier = heading
+        if not cost and reader.heading(text):
             continue
-        line = cost_line(text, cost, tier)
+        line = reader.line(text, cost)
         if line is None:
             ctx.report.warning(
                 "bad-cost",

@@ -93,7 +93,28 @@ def abilities(ctx: ExportContext) -> list[Rule]:
                 references=rule_references(text),
             )
         )
+    _report_ability_columns(ctx, found)
     return found
+
+
+def _report_ability_columns(ctx: ExportContext, found: list[Rule]) -> None:
+    """What an ability row holds beyond a rule's fields (its ``phase``, e.g. ``Ability "Move"``,
+    a flavour) is said once."""
+    if not found:
+        return
+    dropped: dict[str, int] = {}
+    for record in ctx.table(TABLE):
+        if is_ability_row(ctx.text(TABLE, record, "type")):
+            for column in ("legend", "cp_cost", "turn", "phase", "detachment"):
+                if record.get(column).strip():
+                    dropped[column] = dropped.get(column, 0) + 1
+    held = ", ".join(f"{column} ({n} rows)" for column, n in dropped.items())
+    ctx.report.info(
+        "ability-rows",
+        f"{len(found)} rows of Stratagems.csv typed '… Ability' are rules, not stratagems"
+        + (f"; their columns with no field in a rule, left out: {held}" if held else ""),
+        path=ctx.path(TABLE),
+    )
 
 
 def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:

@@ -31,7 +31,7 @@ from wahanorm.models import (
     WeaponAbility,
 )
 from wahanorm.parse.abilities import named_ability, split_core_list
-from wahanorm.parse.points import Tier, cost_line, cost_tier
+from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.stratagems import split_source
 from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
@@ -415,21 +415,21 @@ def _read_composition(content: list[Element], sheet: _Sheet, ctx: FrameContext) 
 
 
 def _points(block: Element, ctx: FrameContext) -> list[Points]:
-    """The cost rows: a row without a price that is a tier heading (``YOUR 4TH + UNIT COSTS``)
-    says which units the rows under it cost; a price with a ``+`` is an add-on."""
+    """The cost rows: a row without a price is a heading (``YOUR 4TH + UNIT COSTS`` says which
+    units the rows under it cost); a price with a ``+`` is an add-on."""
     points: list[Points] = []
-    tier: Tier | None = None
+    reader = CostTable()
     for row in block.iter("tr"):
         cells = [c for c in dom.children(row) if c.tag == "td"]
         price = dom.select_one(row, "div", "PriceTag")
         label = dom.text(cells[0]) if cells else ""
         if price is None:
-            tier = cost_tier(label) or tier
+            reader.heading(label)
             continue
         if not cells:
             continue
         printed = dom.text(price)
-        line = cost_line(label, ("+" if "+" in printed else "") + re.sub(r"\D", "", printed), tier)
+        line = reader.line(label, ("+" if "+" in printed else "") + re.sub(r"\D", "", printed))
         if line is None:
             ctx.report.warning("html-points", f"no cost in {label!r}", line=row.sourceline)
             continue

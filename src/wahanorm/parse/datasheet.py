@@ -27,7 +27,7 @@ from wahanorm.models import (
 )
 from wahanorm.parse.abilities import named_ability, split_core_list
 from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
-from wahanorm.parse.points import Tier, cost_line, cost_tier, model_count
+from wahanorm.parse.points import CostTable, cost_tier, is_heading, model_count
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.weapon_abilities import split_profile, split_weapon_cell
 
@@ -296,18 +296,17 @@ class _Reader:
         """Composition bullets, the loadout sentence, then the cost table in either layout: a
         tier heading (``YOUR 1ST TO 3RD UNITS COST``) says which units the lines under it cost."""
         index = 0
-        tier: Tier | None = None
+        table = CostTable()
         while index < len(body):
             text = body[index].text
             row = _COST_ROW.match(text)
             following = body[index + 1].text if index + 1 < len(body) else ""
-            heading = cost_tier(_first_cell(text))
-            if heading is not None:
-                tier = heading  # the cost table's own heading row
-            elif row and _is_cost_line(row.group("what"), row.group("points")):
-                self.cost(body[index], row.group("what"), row.group("points"), tier)
+            if cost_tier(text) is not None or _heading_row(text):
+                table.heading(_first_cell(text))  # a heading row of the cost table
+            elif row and (table.add_ons or _is_cost_line(row.group("what"), row.group("points"))):
+                self.cost(body[index], table.line(row.group("what"), row.group("points")))
             elif _CELL_COST.match(following) and _is_cost_line(text, following):
-                self.cost(body[index], text, following, tier)
+                self.cost(body[index], table.line(text, following))
                 index += 1
             elif text.startswith("- ") or text == "OR":
                 self.composition.append(text.removeprefix("- ").strip())
@@ -319,10 +318,9 @@ class _Reader:
                 self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
             index += 1
 
-    def cost(self, line: Line, what: str, cost: str, tier: Tier | None) -> None:
+    def cost(self, line: Line, points: Points | None) -> None:
         """One cost line; a count of models that is not certain is reported."""
-        points = cost_line(what, cost, tier)
-        assert points is not None  # _is_cost_line checked the cost
+        assert points is not None  # the row's pattern checked the cost
         if points.models is None:
             self.report.info(
                 "cost-models",
@@ -383,6 +381,11 @@ def _stat_row(text: str) -> list[str]:
     cells = [c.strip().upper() for c in text.strip().strip("|").split("|") if c.strip()]
     labels = [STAT_LABELS.get(c) for c in cells]
     return [x for x in labels if x] if cells and all(labels) else []
+
+
+def _heading_row(text: str) -> bool:
+    """``| WARGEAR OPTIONS | |``: a pipe row of one upper-case cell."""
+    return text.startswith("|") and is_heading(_first_cell(text))
 
 
 def _first_cell(text: str) -> str:
