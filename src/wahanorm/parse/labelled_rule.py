@@ -19,17 +19,15 @@ class _ToSections(Transformer[Token, object]):
     """One method per rule: a section's text is the rest of its label's line and the lines
     under it."""
 
-    def intro(self, _items: list[Token]) -> None:
-        return None
-
     @v_args(inline=True)
     def section(self, label: Token, *lines: Token) -> RuleSection:
         name = str(label).strip().removesuffix(":").strip()
         text = "\n".join(line.strip() for line in (str(x) for x in lines) if line.strip())
         return RuleSection(label=name, text=text)
 
-    def labelled_rule(self, items: list[RuleSection | None]) -> list[RuleSection]:
-        return [item for item in items if item is not None]
+    def labelled_rule(self, items: list[RuleSection | Token]) -> list[RuleSection]:
+        # lines outside every section (an intro, a heading and its lines) stay in the text only
+        return [item for item in items if isinstance(item, RuleSection)]
 
 
 _TO_SECTIONS = _ToSections()
