@@ -81,8 +81,8 @@ class _ToModels(Transformer[Token, object]):
             unknown=tuple(dict.fromkeys(ability.name for ability, known in items if not known)),
         )
 
-    def known_list(self, items: list[WeaponAbility]) -> AbilityList:
-        return AbilityList(abilities=tuple(items))
+    def known_list(self, items: list[WeaponAbility | tuple[WeaponAbility, bool]]) -> AbilityList:
+        return AbilityList(abilities=tuple(x[0] if isinstance(x, tuple) else x for x in items))
 
 
 _TO_MODELS = _ToModels()
