@@ -361,3 +361,25 @@ def test_weapon_ability_condition(tmp_path: Path) -> None:
     assert summaries(report) == [
         "Lash of Khorne: LETHAL HITS: INFANTRY → LETHAL HITS: non-MONSTER/VEHICLE"
     ]
+
+
+def test_fields_added_to_the_contract_are_no_change(tmp_path: Path) -> None:
+    """An output written before a field existed (no ``condition``, ``note``, ``add_on`` …) reads
+    as the current contract with that field at its default: no change."""
+    new = [bloodthirster(), berzerkers(), blood_offering()]
+    old_dir = write_out(tmp_path / "old", new)
+    added = {"condition", "note", "add_on", "units_from", "units_to", "sections", "references"}
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in added}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    for path in old_dir.rglob("*.json"):
+        if path.name != "index.json":
+            path.write_text(json.dumps(strip(json.loads(path.read_text()))), encoding="utf-8")
+    new_dir = write_out(tmp_path / "new", new)
+    code, out, _ = run_cli([str(old_dir), str(new_dir), "--format", "json"])
+    assert code == EXIT_SAME, out

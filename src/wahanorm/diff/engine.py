@@ -8,15 +8,18 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from wahanorm.diff.compare import compare_entities
 from wahanorm.diff.groups import Grouper
 from wahanorm.diff.rename import find_renames
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, SideSource, Status
 from wahanorm.emit import INDEX_NAME
 from wahanorm.errors import InputError
-from wahanorm.models import KINDS
+from wahanorm.models import KINDS, AnyEntity
 
 Entity = dict[str, Any]
+_ENTITY: TypeAdapter[Any] = TypeAdapter(AnyEntity)
 Key = tuple[str, str]
 
 
@@ -51,9 +54,20 @@ def read_entities(snap: Snapshot) -> Entities:
         if not isinstance(data, dict) or "/" not in rel:
             continue  # not an entity file: nothing of the contract, nothing to compare
         key = _key_of(rel, data)
-        by_key[key] = data
+        by_key[key] = _as_current(data)
         texts[key] = text
     return Entities(by_key, texts, version)
+
+
+def _as_current(data: Entity) -> Entity:
+    """An entity file read as the current contract: a field it lacks (it was written before the
+    field existed) takes its default, so a field added to the contract is no change. A file the
+    contract does not read (a newer or damaged one) is compared as it is."""
+    try:
+        found: Entity = _ENTITY.validate_python(data).model_dump(mode="json")
+    except ValidationError:
+        return data
+    return found
 
 
 def _load_json(spec: str, rel: str, text: str) -> Any:
