@@ -302,7 +302,12 @@ PAGE = """<!DOCTYPE html><html><body>
 <tr><td>1 model</td><td><div class="PriceTag">80</div></td></tr>
 </tbody></table></div></div>
 <div class="ds2colKW"><div>KEYWORDS: Vehicle</div><div>FACTION KEYWORDS: Test</div></div>
-</div></body></html>
+</div>
+<div class="tooltip_templates"><span id="tooltip_content00001"><div class="abWrap BreakInsideAvoid">
+<div class="abNameWrap"><div class="abName">FIRING DECK<span class="h_number">24.14</span></div>
+</div><p class="ShowFluff abLegend">Some transports have dedicated platforms.</p>This ability
+always takes the form <b>Firing Deck X</b>, as in Shooting (04).</div></span></div>
+</body></html>
 """
 
 
@@ -321,3 +326,15 @@ def test_saved_page_cost_tiers_add_on_and_dash() -> None:
     ]
     [profile] = sheet.profiles
     assert profile.movement is not None and profile.movement.text == "-"
+
+
+def test_saved_page_rule_number_split_off_a_tooltip_heading() -> None:
+    """The 11th-edition glossary box (as the export's Abilities.csv holds it) in a tooltip."""
+    from wahanorm.html_page import extract_page
+
+    extraction = extract_page(PAGE, "pod.html")
+    assert extraction is not None
+    [deck] = [e for e in extraction.entities if isinstance(e, Rule)]
+    assert (deck.id, deck.name, deck.rule_number) == ("core/firing-deck", "FIRING DECK", "24.14")
+    assert deck.text.startswith("Some transports have dedicated platforms.")
+    assert deck.references == ["04"]

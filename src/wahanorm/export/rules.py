@@ -13,7 +13,7 @@ from wahanorm.export.context import ExportContext
 from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Enhancement, Rule
-from wahanorm.parse.labelled_rule import rule_references, rule_sections, split_rule_number
+from wahanorm.parse.labelled_rule import numbered_heading, rule_references, rule_sections
 
 Links = dict[str, str]
 """Export row id → entity id."""
@@ -132,7 +132,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             )
         if record.get("legend").strip():
             dropped_legends += 1
-        number, text = _numbered_heading(name, text)
+        number, text = numbered_heading(name, text)
         rule = Rule(
             id=make_id(faction, name),
             name=name,
@@ -152,16 +152,6 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             path=ctx.path(table),
         )
     return rules, links
-
-
-def _numbered_heading(name: str, text: str) -> tuple[str | None, str]:
-    """11th-edition descriptions open with the rule's heading and number (``FIRING DECK24.14``):
-    the number is the rule's, and the heading line, which repeats the name, leaves the text."""
-    first, _, rest = text.partition("\n")
-    heading, number = split_rule_number(first)
-    if number is None or heading.casefold() != name.casefold():
-        return None, text
-    return number, rest.strip()
 
 
 def _unnamed(

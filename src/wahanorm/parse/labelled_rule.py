@@ -57,3 +57,14 @@ def split_rule_number(heading: str) -> tuple[str, str | None]:
     if not match:
         return heading.strip(), None
     return match.group("name").strip(), match.group("number")
+
+
+def numbered_heading(name: str, text: str) -> tuple[str | None, str]:
+    """11th-edition rule texts open with the rule's heading and number (``FIRING DECK24.14``):
+    (the number, the text without that line, which only repeats the name); a text that does not
+    open so → (None, the text)."""
+    first, _, rest = text.partition("\n")
+    heading, number = split_rule_number(first)
+    if number is None or heading.casefold() != name.casefold():
+        return None, text
+    return number, rest.strip()
