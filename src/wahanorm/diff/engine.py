@@ -54,7 +54,7 @@ def read_entities(snap: Snapshot) -> Entities:
         if not isinstance(data, dict) or "/" not in rel:
             continue  # not an entity file: nothing of the contract, nothing to compare
         key = _key_of(rel, data)
-        by_key[key] = _as_current(data)
+        by_key[key] = data
         texts[key] = text
     return Entities(by_key, texts, version)
 
@@ -107,7 +107,7 @@ def _changed(a: Entities, b: Entities, grouper: Grouper) -> list[EntityDiff]:
         if a.texts[key] == b.texts[key]:
             continue  # canonical JSON: equal text is equal content, no need to look inside
         new = b.by_key[key]
-        changes = compare_entities(a.by_key[key], new)
+        changes = compare_entities(_as_current(a.by_key[key]), _as_current(new))
         if changes:  # differences of order or spacing alone are no change
             diffs.append(_entity_diff("changed", new, grouper, changes=changes))
     return diffs
@@ -127,7 +127,7 @@ def _added_removed_renamed(a: Entities, b: Entities, grouper: Grouper) -> list[E
                 "renamed",
                 new,
                 grouper,
-                changes=compare_entities(old, new),
+                changes=compare_entities(_as_current(old), _as_current(new)),
                 old_id=str(old.get("id")),
                 old_name=str(old.get("name")),
                 similarity=round(score * 100),
