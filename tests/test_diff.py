@@ -318,3 +318,68 @@ def test_a_field_an_older_output_lacks_is_no_change_when_empty() -> None:
     assert compare_entities(old, {**old, "led_by": []}) == []
     [change] = compare_entities(old, {**old, "led_by": ["a/c"]})
     assert change.summary == "Can be led by added: a/c"
+
+
+def _tiered(first: int, fourth: int) -> list[Points]:
+    """Boyz-like costs of the 11th edition: 10 models for the 1st to 3rd units, then dearer."""
+    return [
+        Points(models=10, points=first, text="10 models", units_from=1, units_to=3),
+        Points(models=10, points=fourth, text="10 models", units_from=4),
+    ]
+
+
+def test_points_per_tier(tmp_path: Path) -> None:
+    old = [bloodthirster(), berzerkers(points=_tiered(90, 100)), blood_offering()]
+    new = [bloodthirster(), berzerkers(points=_tiered(90, 110)), blood_offering()]
+    report = report_of(tmp_path, new, old)
+    assert summaries(report) == ["Points (10 models, units 4+): 100 → 110"]
+
+
+def test_points_of_every_unit_match_points_without_a_tier(tmp_path: Path) -> None:
+    """A 10th-edition cost and an 11th-edition "YOUR UNIT COSTS" one are the same row."""
+    pts = [
+        Points(models=5, points=95, text="5 models", units_from=1),
+        Points(models=10, points=180, text="10 models", units_from=1),
+    ]
+    report = report_of(tmp_path, [bloodthirster(), berzerkers(points=pts), blood_offering()])
+    assert summaries(report) == ["Points (5 models): 90 → 95"]
+
+
+def test_weapon_ability_condition(tmp_path: Path) -> None:
+    from wahanorm.models import WeaponAbility
+
+    def lethal(condition: str | None) -> WeaponAbility:
+        return WeaponAbility(id="lethal-hits", name="LETHAL HITS", condition=condition)
+
+    def sheet(condition: str | None) -> Any:
+        lash = weapon("Lash of Khorne", "9", abilities=[lethal(condition)])
+        return bloodthirster(weapons=[lash, bloodthirster().weapons[1]])
+
+    old = [sheet("INFANTRY"), berzerkers(), blood_offering()]
+    new = [sheet("non-MONSTER/VEHICLE"), berzerkers(), blood_offering()]
+    report = report_of(tmp_path, new, old)
+    assert summaries(report) == [
+        "Lash of Khorne: LETHAL HITS: INFANTRY → LETHAL HITS: non-MONSTER/VEHICLE"
+    ]
+
+
+def test_fields_added_to_the_contract_are_no_change(tmp_path: Path) -> None:
+    """An output written before a field existed (no ``condition``, ``note``, ``add_on`` …) reads
+    as the current contract with that field at its default: no change."""
+    new = [bloodthirster(), berzerkers(), blood_offering()]
+    old_dir = write_out(tmp_path / "old", new)
+    added = {"condition", "note", "add_on", "units_from", "units_to", "sections", "references"}
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in added}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    for path in old_dir.rglob("*.json"):
+        if path.name != "index.json":
+            path.write_text(json.dumps(strip(json.loads(path.read_text()))), encoding="utf-8")
+    new_dir = write_out(tmp_path / "new", new)
+    code, out, _ = run_cli([str(old_dir), str(new_dir), "--format", "json"])
+    assert code == EXIT_SAME, out

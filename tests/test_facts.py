@@ -45,6 +45,7 @@ def test_bloodthirster_axe_profiles_and_dice(samples: pipeline.Conversion) -> No
         "text": "D3+1",
         "value": None,
         "dice": {"count": 1, "sides": 3, "modifier": 1},
+        "note": None,
     }
     breath = weapon(sheet, "Hellfire breath")
     assert breath["skill"]["text"] == "N/A"
@@ -60,7 +61,16 @@ def test_bloodthirster_abilities_damaged_points_keywords(samples: pipeline.Conve
     assert named["Daemon Lord of Khorne"]["aura"] is True
     assert named["Relentless Carnage"]["text"].startswith("At the end of the Fight phase")
     assert sheet["damaged"]["wounds"] == "1-6"
-    assert sheet["points"] == [{"models": 1, "points": 305, "text": "1 model"}]
+    assert sheet["points"] == [
+        {
+            "models": 1,
+            "points": 305,
+            "text": "1 model",
+            "add_on": False,
+            "units_from": None,
+            "units_to": None,
+        }
+    ]
     assert sheet["faction_keywords"] == ["BLOOD LEGIONS"]  # printed twice in the dump
     assert "BLOODTHIRSTER" in sheet["keywords"] and len(sheet["keywords"]) == 8
     assert sheet["detachment_rules"] == ["khorne-daemonkin/blood-tithe"]

@@ -13,9 +13,12 @@ from fixture_pairs import Pair, cases
 from wahanorm.clean import Line
 from wahanorm.errors import ParseFailure
 from wahanorm.parse.abilities import parse_core_ability
+from wahanorm.parse.labelled_rule import rule_references, rule_sections, split_rule_number
+from wahanorm.parse.points import CostTable, cost_line, cost_tier
 from wahanorm.parse.stats import parse_dice, parse_stat, stat_from_export
 from wahanorm.parse.stratagems import parse_body, parse_entry, split_source
 from wahanorm.parse.weapon_abilities import (
+    parse_ability_list,
     parse_weapon_abilities,
     split_profile,
     split_weapon_name,
@@ -238,3 +241,92 @@ def test_segment_block_kinds() -> None:
         ("rule", 12, 13),
         ("stratagem", 14, 17),
     ]
+
+
+@pytest.mark.parametrize("pair", cases("grammars/labelled_rule.txt"))
+def test_labelled_rule_sections(pair: Pair) -> None:
+    expected = json.loads("\n".join(pair.expected))
+    got = rule_sections("\n".join(pair.input))
+    assert [s.model_dump() for s in got] == expected
+
+
+def test_unknown_weapon_abilities_are_named_once() -> None:
+    found = parse_ability_list("Psychic Assassin, hazardous, PSYCHIC ASSASSIN, c'tan power")
+    assert found.unknown == ("PSYCHIC ASSASSIN", "C'TAN POWER")
+    assert [a.id for a in found.abilities] == [
+        "psychic-assassin",
+        "hazardous",
+        "psychic-assassin",
+        "c-tan-power",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(03.02) and Moving (03) then (03.02) again", ["03.02", "03"]),
+        ("Battlefield Morale (01.07.01)", ["01.07.01"]),
+        ("up to 6 (or 12) models", []),
+    ],
+)
+def test_rule_references(text: str, expected: list[str]) -> None:
+    assert rule_references(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [
+        ("FIRING DECK24.14", ("FIRING DECK", "24.14")),
+        ("HEROIC INTERVENTION15.11", ("HEROIC INTERVENTION", "15.11")),
+        ("Battlefield Morale 01.07.01", ("Battlefield Morale", "01.07.01")),
+        ("NORMAL MOVE", ("NORMAL MOVE", None)),
+        ("2 BATTLE-SHOCK", ("2 BATTLE-SHOCK", None)),
+    ],
+)
+def test_split_rule_number(heading: str, expected: tuple[str, str | None]) -> None:
+    assert split_rule_number(heading) == expected
+
+
+@pytest.mark.parametrize("pair", cases("points/cost_lines.txt"))
+def test_cost_lines(pair: Pair) -> None:
+    (text,) = pair.input
+    expected = json.loads("\n".join(pair.expected))
+    if text.startswith("tier: "):
+        tier = cost_tier(text.removeprefix("tier: "))
+        assert (dataclasses.asdict(tier) if tier else None) == expected
+        return
+    what, _, cost = text.rpartition(" | ")
+    line = cost_line(what, cost, None)
+    got = line.model_dump(exclude_defaults=True) if line else None
+    if got is not None and "models" not in got:
+        got["models"] = None
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("4*", {"text": "4*", "value": 4, "dice": None, "note": None}),
+        ("-", {"text": "-", "value": None, "dice": None, "note": None}),
+        ("N/A", {"text": "N/A", "value": None, "dice": None, "note": None}),
+        ('20+"', {"text": '20+"', "value": None, "dice": None, "note": None}),
+    ],
+)
+def test_stats_as_printed(text: str, expected: dict[str, object]) -> None:
+    assert parse_stat(text).model_dump() == expected
+
+
+@pytest.mark.parametrize("pair", cases("points/cost_tables.txt"))
+def test_cost_tables(pair: Pair) -> None:
+    table = CostTable()
+    got: list[list[object]] = []
+    for row in pair.input:
+        text, _, cost = row.partition("|")
+        if not cost.strip() and table.heading(text):
+            continue
+        line = table.line(text, cost)
+        assert line is not None, row
+        got.append(
+            [line.text, line.models, line.points, line.add_on, line.units_from, line.units_to]
+        )
+    assert got == json.loads("\n".join(pair.expected))

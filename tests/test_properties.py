@@ -24,6 +24,8 @@ from wahanorm.errors import ParseFailure, Report
 from wahanorm.ids import is_safe_id
 from wahanorm.models import AnyEntity
 from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
+from wahanorm.parse.labelled_rule import rule_sections
+from wahanorm.parse.points import CostTable
 from wahanorm.parse.stratagems import parse_body, parse_entry
 from wahanorm.parse.weapon_abilities import parse_weapon_abilities
 
@@ -52,6 +54,11 @@ TOKENS = [
     "4+",
     '12"',
     "SUSTAINED HITS",
+    "LETHAL HITS: ",
+    "BLAST 1",
+    "ELIGIBLE IF:",
+    "YOUR 4TH + UNIT COSTS",
+    "+60",
     "Deadly Demise",
     ", ",
     " ",
@@ -129,6 +136,23 @@ def _only_parse_failure(fn, *args) -> None:  # type: ignore[no-untyped-def]
 @given(text=any_text)
 def test_parse_weapon_abilities_raises_only_parse_failure(text: str) -> None:
     _only_parse_failure(parse_weapon_abilities, text, "x.txt", 1)
+
+
+@SETTINGS
+@given(text=any_text)
+def test_every_text_has_labelled_sections(text: str) -> None:
+    """The labelled-rule grammar reads any text: a line is a label or text."""
+    for section in rule_sections(text, "x.txt", 1):
+        assert section.label == section.label.upper() and section.label
+
+
+@SETTINGS
+@given(text=any_text)
+def test_parse_cost_lines_never_raise(text: str) -> None:
+    table = CostTable()
+    table.heading(text)
+    line = table.line(text, text)
+    assert line is None or line.points >= 0
 
 
 @SETTINGS

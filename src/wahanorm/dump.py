@@ -28,6 +28,7 @@ from wahanorm.models import (
 )
 from wahanorm.parse.datasheet import parse_datasheet
 from wahanorm.parse.detachment import split_detachment_text
+from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.rule_tables import read_tables
 from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
 from wahanorm.segment import (
@@ -402,6 +403,8 @@ def _rule(
         rule_number=number,
         text=text,
         tables=read.tables,
+        sections=rule_sections(text, path, block.lines[1].number),
+        references=rule_references(text),
     )
 
 

@@ -57,6 +57,9 @@ class Stat(Model):
     """The fixed number it stands for (``12`` for ``12"``, ``2`` for ``2+``, ``-1`` for ``-1``); null when rolled or not a number."""
     dice: Dice | None = None
     """The dice it is rolled with (``D6+1``); null when it is not rolled."""
+    note: str | None = None
+    """The condition the source prints for a starred value (``4*`` with ``* Against ranged
+    attacks only``): the value holds only under it."""
 
 
 class WeaponAbility(Model):
@@ -72,6 +75,9 @@ class WeaponAbility(Model):
     """For ANTI: the unmodified Wound roll that is a Critical Wound (``4`` for ``4+``); else null."""
     value: str | None = None
     """The parameter of SUSTAINED HITS, RAPID FIRE, MELTA and the like (``1``, ``D3``); else null."""
+    condition: str | None = None
+    """What the ability applies against, as printed after its colon (``LETHAL HITS:
+    non-MONSTER/VEHICLE`` → ``non-MONSTER/VEHICLE``); None when it always applies."""
 
 
 class Weapon(Model):
@@ -157,6 +163,14 @@ class Points(Model):
     """The cost in points."""
     text: str
     """The line's label as printed: ``5 models``, ``Tidewall Defence Platform +20``."""
+    add_on: bool = False
+    """The cost is added to the unit's (``Invader ATV +60``), not the price of a unit."""
+    units_from: int | None = None
+    """The first unit of this datasheet in an army that the cost applies to (``YOUR 4TH + UNIT
+    COSTS`` → 4); None when the source gives no tier."""
+    units_to: int | None = None
+    """The last unit of this datasheet the cost applies to (``YOUR 1ST TO 3RD UNITS COST`` → 3);
+    None for every unit from ``units_from`` on, or when the source gives no tier."""
 
 
 class Damaged(Model):
@@ -369,6 +383,15 @@ class Detachment(Entity):
     """Other versions seen under the same id when sources disagree."""
 
 
+class RuleSection(Model):
+    """One labelled section of an 11th-edition move or action (``ELIGIBLE IF: …``)."""
+
+    label: str
+    """The label as printed, upper case, without its colon (``ELIGIBLE IF``, ``AFTER MOVING``)."""
+    text: str
+    """The section's text up to the next label."""
+
+
 class Rule(Entity):
     """A rules entry: a core rule, a core ability, a weapon ability explained, a faction's army rule."""
 
@@ -381,6 +404,12 @@ class Rule(Entity):
     tables: list[list[list[str]]] = []
     """Tables the rule announces ("as shown below."), each a list of rows of cells, in the
     order the source prints them."""
+    category: str | None = None
+    """What kind of rule the source says it is, when it says (``Movement Ability``)."""
+    sections: list[RuleSection] = []
+    """The labelled sections of a move or action, in order; empty for a rule without labels."""
+    references: list[str] = []
+    """The numbered rules the text refers to (``(03.02)`` → ``03.02``), each once, in order."""
     variants: list[Rule] = []
     """Other versions seen under the same id when sources disagree."""
 

@@ -65,11 +65,26 @@ def _match(
 
 
 def _points_key(row: Item) -> Hashable:
-    return row.get("models") if row.get("models") is not None else row.get("text")
+    """The model count (or the text), the tier and whether it is an add-on: the 11th edition
+    prices ``10 models`` once per tier."""
+    what = row.get("models") if row.get("models") is not None else row.get("text")
+    tier = (row.get("units_from"), row.get("units_to"))
+    # "every unit" (YOUR UNIT COSTS) is what a cost without a tier means too
+    return what if tier in ((None, None), (1, None)) else (what, *tier)
+
+
+def _tier(row: Item) -> str:
+    """``units 1-3``, ``units 4+``, or nothing for a row without a tier."""
+    first, last = row.get("units_from"), row.get("units_to")
+    if first is None:
+        return ""
+    if last is None:
+        return "" if first == 1 else f", units {first}+"
+    return f", unit {first}" if first == last else f", units {first}-{last}"
 
 
 def _points_label(row: Item) -> str:
-    return f"Points ({row.get('text') or row.get('models')})"
+    return f"Points ({row.get('text') or row.get('models')}{_tier(row)})"
 
 
 def compare_points(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
@@ -177,7 +192,7 @@ def weapon_line(w: Item) -> str:
     for key in ("range", "attacks", "skill", "strength", "armour_penetration", "damage"):
         if w.get(key) and not (key == "range" and show(w[key]).lower() == "melee"):
             parts.append(f"{_skill(w) if key == 'skill' else STAT_LABELS[key]} {show(w[key])}")
-    names = ", ".join(str(x.get("name")) for x in w.get("abilities") or [])
+    names = ", ".join(_shown(x) for x in w.get("abilities") or [])
     return ", ".join(parts) + (f" [{names}]" if names else "")
 
 
@@ -232,6 +247,12 @@ def _ability_key(ability: Item) -> str:
     return f"{ability.get('id')}-{str(keyword).lower()}" if keyword else str(ability.get("id"))
 
 
+def _shown(ability: Item) -> str:
+    """An ability as printed: ``LETHAL HITS: non-MONSTER/VEHICLE``."""
+    condition = ability.get("condition")
+    return f"{ability.get('name')}: {condition}" if condition else str(ability.get("name"))
+
+
 def _parameter(ability: Item) -> str:
     if ability.get("threshold") is not None:
         return f"{ability['threshold']}+"
@@ -244,17 +265,17 @@ def _compare_weapon_abilities(
     """Weapon keywords by id (and ANTI's keyword): ``Lash of Khorne: ANTI-INFANTRY 4+ → 3+``."""
     pairs, removed, added = _match(old, new, lambda x: (x.get("id"), x.get("keyword")))
     for a, b in pairs:
-        name = str(a.get("name"))
-        summary = f"{who}: {name} → {_parameter(b) or b.get('name')}"
-        if _parameter(a) == _parameter(b):
-            summary = f"{who}: {name} → {b.get('name')}"
+        name = _shown(a)
+        summary = f"{who}: {name} → {_parameter(b) or _shown(b)}"
+        if _parameter(a) == _parameter(b) or a.get("condition") != b.get("condition"):
+            summary = f"{who}: {name} → {_shown(b)}"
         out.append(
             Change(
                 path=f"{path}[{_ability_key(b)}]",
                 op="changed",
                 label=f"{who}: {name}",
-                old=str(a.get("name")),
-                new=str(b.get("name")),
+                old=_shown(a),
+                new=_shown(b),
                 summary=summary,
             )
         )
@@ -264,8 +285,8 @@ def _compare_weapon_abilities(
                 path=f"{path}[{_ability_key(x)}]",
                 op="removed",
                 label=f"{who}: ability",
-                old=str(x.get("name")),
-                summary=f"{who}: loses [{x.get('name')}]",
+                old=_shown(x),
+                summary=f"{who}: loses [{_shown(x)}]",
             )
         )
     for x in added:
@@ -274,8 +295,8 @@ def _compare_weapon_abilities(
                 path=f"{path}[{_ability_key(x)}]",
                 op="added",
                 label=f"{who}: ability",
-                new=str(x.get("name")),
-                summary=f"{who}: gains [{x.get('name')}]",
+                new=_shown(x),
+                summary=f"{who}: gains [{_shown(x)}]",
             )
         )
 

@@ -10,15 +10,18 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from wahanorm.diff.compare import compare_entities
 from wahanorm.diff.groups import Grouper
 from wahanorm.diff.rename import find_renames
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, SideSource, Status
 from wahanorm.emit import INDEX_NAME
 from wahanorm.errors import InputError
-from wahanorm.models import KINDS
+from wahanorm.models import KINDS, AnyEntity
 
 Entity = dict[str, Any]
+_ENTITY: TypeAdapter[Any] = TypeAdapter(AnyEntity)
 Key = tuple[str, str, str]
 """(edition, kind, id); the edition is "" in an output written before editions."""
 
@@ -58,6 +61,17 @@ def read_entities(snap: Snapshot) -> Entities:
         by_key[key] = data
         texts[key] = text
     return Entities(by_key, texts, version)
+
+
+def _as_current(data: Entity) -> Entity:
+    """An entity file read as the current contract: a field it lacks (it was written before the
+    field existed) takes its default, so a field added to the contract is no change. A file the
+    contract does not read (a newer or damaged one) is compared as it is."""
+    try:
+        found: Entity = _ENTITY.validate_python(data).model_dump(mode="json")
+    except ValidationError:
+        return data
+    return found
 
 
 def _load_json(spec: str, rel: str, text: str) -> Any:
@@ -148,7 +162,7 @@ def _changed(a: Entities, b: Entities, grouper: Grouper) -> list[EntityDiff]:
         if a.texts[key] == b.texts[key]:
             continue  # canonical JSON: equal text is equal content, no need to look inside
         new = b.by_key[key]
-        changes = compare_entities(a.by_key[key], new)
+        changes = compare_entities(_as_current(a.by_key[key]), _as_current(new))
         if changes:  # differences of order or spacing alone are no change
             diffs.append(_entity_diff("changed", new, grouper, changes=changes))
     return diffs
@@ -168,7 +182,7 @@ def _added_removed_renamed(a: Entities, b: Entities, grouper: Grouper) -> list[E
                 "renamed",
                 new,
                 grouper,
-                changes=compare_entities(old, new),
+                changes=compare_entities(_as_current(old), _as_current(new)),
                 old_id=str(old.get("id")),
                 old_name=str(old.get("name")),
                 similarity=round(score * 100),

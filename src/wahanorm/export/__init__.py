@@ -58,6 +58,7 @@ def extract_export(
         *enhancements,
     ]
     entities.extend(glossary)
+    entities.extend(stratagems.abilities(ctx))
     _check_link_editions(ctx, entities)
     extraction.entities = entities
     extraction.data_version = data_version(ctx)

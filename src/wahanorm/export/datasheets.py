@@ -31,11 +31,11 @@ from wahanorm.models import (
     WeaponAbility,
 )
 from wahanorm.parse.abilities import named_ability, parse_core_ability
+from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat, stat_from_export
-from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
+from wahanorm.parse.weapon_abilities import AbilityList, parse_ability_list, split_profile
 
 SHEETS = "Datasheets.csv"
-_MODELS = re.compile(r"^(\d+)\s+models?$", re.I)
 # A profile written with a hyphen where the rules print an en dash ("Gork's Klaw - sweep").
 _HYPHEN_PROFILE = re.compile(r"^(?P<name>.+\S) - (?P<profile>[^-–]+)$")
 _NO_STAT = frozenset({"", "-"})
@@ -224,21 +224,44 @@ def _stat(ctx: ExportContext, table: str, row: Record, column: str, suffix: str 
 
 
 def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> Stat | None:
+    """A characteristic as printed (``-`` kept); None only for an empty cell."""
     text = ctx.text(table, row, column)
-    return None if text in _NO_STAT else parse_stat(text)
+    if not text:
+        return None
+    stat = parse_stat(text)
+    if stat.text.endswith("*"):
+        ctx.report.info(
+            "starred-stat",
+            f"{ctx.text(table, row, 'name')!r}: {column} {stat.text!r} is starred and the export "
+            "gives no condition for it; kept as printed",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    return stat
+
+
+def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
+    """The invulnerable save (``-``: none), with the condition the export gives for it
+    (``* Against ranged attacks only``) as its note."""
+    table = "Datasheets_models.csv"
+    invulnerable = ctx.text(table, row, "inv_sv")
+    note = re.sub(r"^\*+\s*", "", ctx.text(table, row, "inv_sv_descr")).strip()
+    if invulnerable in _NO_STAT:
+        if note:
+            ctx.report.warning(
+                "dropped-field",
+                f"a condition ({note!r}) for an invulnerable save the profile does not have; "
+                "left out",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+        return None
+    stat = stat_from_export(invulnerable, "+")
+    return stat.model_copy(update={"note": note}) if note else stat
 
 
 def _profile(ctx: ExportContext, row: Record) -> Profile:
     table = "Datasheets_models.csv"
-    invulnerable = ctx.text(table, row, "inv_sv")
-    note = ctx.text(table, row, "inv_sv_descr")
-    if note:
-        ctx.report.info(
-            "dropped-field",
-            f"the invulnerable save's condition ({note!r}) has no field in a profile; left out",
-            line=row.line_start,
-            path=ctx.path(table),
-        )
     return Profile(
         name=ctx.text(table, row, "name"),
         movement=_optional_stat(ctx, table, row, "M"),
@@ -247,7 +270,7 @@ def _profile(ctx: ExportContext, row: Record) -> Profile:
         wounds=_optional_stat(ctx, table, row, "W"),
         leadership=_optional_stat(ctx, table, row, "Ld"),
         objective_control=_optional_stat(ctx, table, row, "OC"),
-        invulnerable_save=None if invulnerable in _NO_STAT else stat_from_export(invulnerable, "+"),
+        invulnerable_save=_invulnerable(ctx, row),
     )
 
 
@@ -333,7 +356,7 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
     table = "Datasheets_wargear.csv"
     text = ctx.text(table, row, "description")
     try:
-        return list(_cached_abilities(text))
+        parsed = _cached_abilities(text)
     except ParseFailure as failure:
         ctx.report.error(
             "weapon-abilities",
@@ -343,13 +366,24 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
             excerpt=failure.excerpt,
         )
         return []
+    for unknown in parsed.unknown:
+        if unknown not in ctx.unknown_abilities:
+            ctx.unknown_abilities.add(unknown)
+            ctx.report.info(
+                "unknown-weapon-ability",
+                f"weapon {name!r}: ability {unknown!r} is none the grammar knows; kept whole "
+                "(reported once per name)",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+    return list(parsed.abilities)
 
 
 @functools.lru_cache(maxsize=16384)
-def _cached_abilities(text: str) -> tuple[WeaponAbility, ...]:
+def _cached_abilities(text: str) -> AbilityList:
     """The export repeats the same keyword lists thousands of times; each is parsed once (the
     models are immutable, so sharing them is safe). Raises ``ParseFailure``."""
-    return tuple(parse_weapon_abilities(text))
+    return parse_ability_list(text)
 
 
 def _abilities(ctx: ExportContext, sheet: Record, rows: list[Record], links: LinkMaps) -> Abilities:
@@ -429,15 +463,19 @@ def _line_number(row: Record) -> int:
 
 
 def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
+    """The cost lines in order; a tier heading (``YOUR 4TH + UNIT COSTS``, no cost) says which
+    units the lines under it apply to, another heading (``WARGEAR OPTIONS``) makes the lines
+    under it add-ons."""
     table = "Datasheets_models_cost.csv"
     points: list[Points] = []
+    reader = CostTable()
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
-        if cost.startswith("+") and cost[1:].isdigit():
-            # An extra model's cost on top of the unit's: the sign stays in the text.
-            text, cost = f"{text} {cost}", cost[1:]
-        if not cost.isdigit():
+        if not cost and reader.heading(text):
+            continue
+        line = reader.line(text, cost)
+        if line is None:
             ctx.report.warning(
                 "bad-cost",
                 f"cost {cost!r} of {text!r} is not a number of points; left out",
@@ -445,10 +483,14 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
                 path=ctx.path(table),
             )
             continue
-        match = _MODELS.match(text)
-        points.append(
-            Points(models=int(match.group(1)) if match else None, points=int(cost), text=text)
-        )
+        if line.models is None:
+            ctx.report.info(
+                "cost-models",
+                f"cost line {line.text!r}: the number of models is not certain; models left empty",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+        points.append(line)
     return points
 
 

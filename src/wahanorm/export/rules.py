@@ -14,6 +14,7 @@ from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
 from wahanorm.models import Detachment, DetachmentRule, Enhancement, Rule
 from wahanorm.parse.detachment import split_detachment_text
+from wahanorm.parse.labelled_rule import numbered_heading, rule_references, rule_sections
 
 Links = dict[str, str]
 """Export row id → entity id."""
@@ -202,12 +203,16 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             )
         if record.get("legend").strip():
             dropped_legends += 1
+        number, text = numbered_heading(name, text)
         rule = Rule(
             id=make_id(faction, name),
             name=name,
             edition=ctx.edition,
             sources=[ctx.source(table, record)],
+            rule_number=number,
             text=text,
+            sections=rule_sections(text, ctx.path(table), record.line_start),
+            references=rule_references(text),
         )
         rules.append(rule)
         links[record.get("id")] = rule.id

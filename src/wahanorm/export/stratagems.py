@@ -18,12 +18,14 @@ from wahanorm.export.rules import Links, detachment_of
 from wahanorm.export.tables import Record
 from wahanorm.export.timing import column_timing, compare, show_timing
 from wahanorm.ids import make_id
-from wahanorm.models import Stratagem, Timing
+from wahanorm.models import Rule, Stratagem, Timing
+from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.stratagems import StratagemBody, derive_timing, parse_body, split_source
 
 TABLE = "Stratagems.csv"
 _CP = re.compile(r"^\s*(\d+)\s*(?:CP)?\s*$", re.I)
 _TRAILING_STRATAGEM = re.compile(r"\s*(?:[–-]\s*)?(?:Stratagem)?\s*[–-]?\s*$", re.I)
+_ABILITY_TYPE = re.compile(r"\bAbility\s*$", re.I)
 
 
 @dataclass
@@ -41,12 +43,75 @@ def stratagems(ctx: ExportContext) -> tuple[list[Stratagem], Links]:
     links: Links = {}
     tally = TimingTally()
     for record in ctx.table(TABLE):
+        if is_ability_row(ctx.text(TABLE, record, "type")):
+            continue  # a move or shooting type, read by ``abilities``
         stratagem = _stratagem(ctx, record, tally)
         if stratagem is not None:
             found.append(stratagem)
             links[record.get("id")] = stratagem.id
     _report_agreement(ctx, tally)
     return found, links
+
+
+def is_ability_row(type_text: str) -> bool:
+    """Rows typed ``Movement Ability``, ``Shooting Ability`` … are rules of the game (moves,
+    shooting types), not stratagems."""
+    return _ABILITY_TYPE.search(type_text) is not None
+
+
+def abilities(ctx: ExportContext) -> list[Rule]:
+    """One ``Rule`` per ability row of Stratagems.csv, its ``type`` as its category and its
+    labelled sections (SET-UP DISTANCE, ELIGIBLE IF, WHILE MOVING …) read by the grammar."""
+    found: list[Rule] = []
+    for record in ctx.table(TABLE):
+        category = ctx.text(TABLE, record, "type")
+        if not is_ability_row(category):
+            continue
+        name = ctx.text(TABLE, record, "name")
+        text = ctx.text(TABLE, record, "description")
+        if not name or not text:
+            ctx.report.error(
+                "missing-field",
+                f"{category} row {record.get('id')!r} has no {'name' if not name else 'text'}; "
+                "left out",
+                line=record.line_start,
+                path=ctx.path(TABLE),
+            )
+            continue
+        namespace = ctx.faction_name(TABLE, record, record.get("faction_id")) or "core"
+        found.append(
+            Rule(
+                id=make_id(namespace, name),
+                name=name,
+                sources=[ctx.source(TABLE, record)],
+                text=text,
+                category=category,
+                sections=rule_sections(text, ctx.path(TABLE), record.line_start),
+                references=rule_references(text),
+            )
+        )
+    _report_ability_columns(ctx, found)
+    return found
+
+
+def _report_ability_columns(ctx: ExportContext, found: list[Rule]) -> None:
+    """What an ability row holds beyond a rule's fields (its ``phase``, e.g. ``Ability "Move"``,
+    a flavour) is said once."""
+    if not found:
+        return
+    dropped: dict[str, int] = {}
+    for record in ctx.table(TABLE):
+        if is_ability_row(ctx.text(TABLE, record, "type")):
+            for column in ("legend", "cp_cost", "turn", "phase", "detachment"):
+                if record.get(column).strip():
+                    dropped[column] = dropped.get(column, 0) + 1
+    held = ", ".join(f"{column} ({n} rows)" for column, n in dropped.items())
+    ctx.report.info(
+        "ability-rows",
+        f"{len(found)} rows of Stratagems.csv typed '… Ability' are rules, not stratagems"
+        + (f"; their columns with no field in a rule, left out: {held}" if held else ""),
+        path=ctx.path(TABLE),
+    )
 
 
 def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:

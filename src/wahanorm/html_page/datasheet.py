@@ -32,6 +32,7 @@ from wahanorm.models import (
     WeaponAbility,
 )
 from wahanorm.parse.abilities import named_ability, split_core_list
+from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.stratagems import split_source
 from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
@@ -46,7 +47,6 @@ _STATS = {
 }
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
 _DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
-_MODELS = re.compile(r"^(\d+)\s+models?\b", re.I)
 
 
 @dataclass
@@ -592,21 +592,31 @@ def _read_composition(content: list[Element], sheet: _Sheet, ctx: FrameContext) 
 
 
 def _points(block: Element, ctx: FrameContext) -> list[Points]:
+    """The cost rows: a row without a price is a heading (``YOUR 4TH + UNIT COSTS`` says which
+    units the rows under it cost); a price with a ``+`` is an add-on."""
     points: list[Points] = []
+    reader = CostTable()
     for row in block.iter("tr"):
         cells = [c for c in dom.children(row) if c.tag == "td"]
         price = dom.select_one(row, "div", "PriceTag")
-        if price is None or not cells:
+        label = dom.text(cells[0]) if cells else ""
+        if price is None:
+            reader.heading(label)
             continue
-        label = dom.text(cells[0])
-        cost = re.sub(r"\D", "", dom.text(price))
-        if not cost:
+        if not cells:
+            continue
+        printed = dom.text(price)
+        line = reader.line(label, ("+" if "+" in printed else "") + re.sub(r"\D", "", printed))
+        if line is None:
             ctx.report.warning("html-points", f"no cost in {label!r}", line=row.sourceline)
             continue
-        models = _MODELS.match(label)
-        points.append(
-            Points(models=int(models.group(1)) if models else None, points=int(cost), text=label)
-        )
+        if line.models is None:
+            ctx.report.info(
+                "cost-models",
+                f"cost line {line.text!r}: the number of models is not certain; models left empty",
+                line=row.sourceline,
+            )
+        points.append(line)
     return points
 
 

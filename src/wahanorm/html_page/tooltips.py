@@ -19,6 +19,12 @@ from wahanorm.html_page.dom import Element
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
 from wahanorm.parse.detachment import split_detachment_text
+from wahanorm.parse.labelled_rule import (
+    numbered_heading,
+    rule_references,
+    rule_sections,
+    split_rule_number,
+)
 from wahanorm.parse.stratagems import derive_timing, parse_body, split_source
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
@@ -113,11 +119,17 @@ def _rule(
             "html-rule-empty", f"glossary tooltip {name!r} has no text", line=span.sourceline
         )
         return None
+    name, number = split_rule_number(name)  # "FIRING DECK24.14": the heading's rule number
+    in_text, text = numbered_heading(name, "\n".join(lines))
+    number = number or in_text
     return Rule(
         id=make_id(namespace, name),
         name=name,
         sources=_source(span, ctx),
-        text="\n".join(lines),
+        rule_number=number,
+        text=text,
+        sections=rule_sections(text),
+        references=rule_references(text),
     )
 
 

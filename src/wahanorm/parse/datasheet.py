@@ -27,8 +27,9 @@ from wahanorm.models import (
 )
 from wahanorm.parse.abilities import named_ability, split_core_list
 from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
+from wahanorm.parse.points import CostTable, cost_tier, is_heading, model_count
 from wahanorm.parse.stats import parse_stat
-from wahanorm.parse.weapon_abilities import split_profile, split_weapon_name
+from wahanorm.parse.weapon_abilities import split_profile, split_weapon_cell
 
 WeaponType = Literal["ranged", "melee"]
 
@@ -48,8 +49,8 @@ _SECTION = re.compile(
 )
 _BASE = re.compile(r"^\(⌀\s*(?P<size>[^)]+)\)$")
 _CELL = re.compile(r'^(?:Melee|N/A|-|[-+]?\d+(?:\+"|[+"])?|\d*D\d+(?:[+-]\d+)?)$', re.IGNORECASE)
-_COST_ROW = re.compile(r"^\|\s*(?P<what>[^|]*?\bmodels?\b[^|]*?)\s*\|\s*(?P<points>\d+)\s*\|?\s*$")
-_COST_TEXT = re.compile(r"^(?P<what>\d+ models?)$")
+_COST_ROW = re.compile(r"^\|\s*(?P<what>[^|]*?)\s*\|\s*(?P<points>\+?\s*\d+)\s*\|?\s*$")
+_CELL_COST = re.compile(r"^\+?\s*\d+$")
 _NAMED = re.compile(r"^(?P<name>[A-Z0-9][^:]{0,60}?): (?P<text>\S.*)$")
 _LEADER_INTRO = re.compile(r"^This model can be attached to the following units?:$")
 
@@ -111,6 +112,7 @@ class _Reader:
         self.stats_model = name
         self.profiles: list[tuple[str, dict[str, str]]] = []
         self.weapons: list[Weapon] = []
+        self.unknown_abilities: set[str] = set()
         self.core: list[Ability] = []
         self.faction: list[Ability] = []
         self.datasheet: list[Ability] = []
@@ -244,10 +246,19 @@ class _Reader:
         """One weapon profile from a table row, through the datasheet grammar."""
         try:
             row = parse_weapon_row(row_text, self.path, line.number)
-            full_name, abilities = split_weapon_name(row.name_cell, self.path, line.number)
+            full_name, found = split_weapon_cell(row.name_cell, self.path, line.number)
         except ParseFailure as exc:
             self.report.diagnostics.append(exc.to_diagnostic())
             return
+        for unknown in found.unknown:
+            if unknown not in self.unknown_abilities:
+                self.unknown_abilities.add(unknown)
+                self.report.info(
+                    "unknown-weapon-ability",
+                    f"weapon {full_name!r}: ability {unknown!r} is none the grammar knows; kept "
+                    "whole (reported once per name)",
+                    line.number,
+                )
         name, profile = split_profile(full_name)
         self.weapons.append(
             Weapon(
@@ -260,7 +271,7 @@ class _Reader:
                 strength=row.strength,
                 armour_penetration=row.armour_penetration,
                 damage=row.damage,
-                abilities=abilities,
+                abilities=list(found.abilities),
             )
         )
 
@@ -295,16 +306,20 @@ class _Reader:
             self.core.extend(split_core_list(line.text[5:]))
 
     def composition_and_costs(self, body: list[Line]) -> None:
-        """Composition bullets, the loadout sentence, then the cost table in either layout."""
+        """Composition bullets, the loadout sentence, then the cost table in either layout: a
+        tier heading (``YOUR 1ST TO 3RD UNITS COST``) says which units the lines under it cost."""
         index = 0
+        table = CostTable()
         while index < len(body):
             text = body[index].text
             row = _COST_ROW.match(text)
-            cell = _COST_TEXT.match(text)
-            if row:
-                self.points.append(_points(row.group("what"), int(row.group("points"))))
-            elif cell and index + 1 < len(body) and body[index + 1].text.isdigit():
-                self.points.append(_points(cell.group("what"), int(body[index + 1].text)))
+            following = body[index + 1].text if index + 1 < len(body) else ""
+            if cost_tier(text) is not None or _heading_row(text):
+                table.heading(_first_cell(text))  # a heading row of the cost table
+            elif row and (table.add_ons or _is_cost_line(row.group("what"), row.group("points"))):
+                self.cost(body[index], table.line(row.group("what"), row.group("points")))
+            elif _CELL_COST.match(following) and _is_cost_line(text, following):
+                self.cost(body[index], table.line(text, following))
                 index += 1
             elif text.startswith("- ") or text == "OR":
                 self.composition.append(text.removeprefix("- ").strip())
@@ -315,6 +330,18 @@ class _Reader:
                 # equipped with: …") and the notes that follow it.
                 self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
             index += 1
+
+    def cost(self, line: Line, points: Points | None) -> None:
+        """One cost line; a count of models that is not certain is reported."""
+        assert points is not None  # the row's pattern checked the cost
+        if points.models is None:
+            self.report.info(
+                "cost-models",
+                f"cost line {points.text!r}: the number of models is not certain; models left "
+                "empty",
+                line.number,
+            )
+        self.points.append(points)
 
     def leader_section(self, line: Line, body: list[Line]) -> None:
         """The units this model can lead; the intro sentence alone is a hole in the source."""
@@ -383,9 +410,23 @@ def _stat_row(text: str) -> list[str]:
     return [x for x in labels if x] if cells and all(labels) else []
 
 
-def _points(what: str, points: int) -> Points:
-    count = re.match(r"^(\d+)", what.strip())
-    return Points(models=int(count.group(1)) if count else None, points=points, text=what.strip())
+def _heading_row(text: str) -> bool:
+    """``| WARGEAR OPTIONS | |``: a pipe row of one upper-case cell."""
+    return text.startswith("|") and is_heading(_first_cell(text))
+
+
+def _first_cell(text: str) -> str:
+    """``| YOUR UNIT COSTS | |`` → ``YOUR UNIT COSTS``; a line of the other layout as it is."""
+    if not text.startswith("|"):
+        return text
+    cells = [cell.strip() for cell in text.strip().strip("|").split("|")]
+    return cells[0] if not any(cells[1:]) else ""
+
+
+def _is_cost_line(what: str, cost: str) -> bool:
+    """A cost line names models (``10 models``, ``1 Spanner and 4 Lootas``) or is an add-on
+    (``Invader ATV`` / ``+60``)."""
+    return bool(what.strip()) and (cost.strip().startswith("+") or model_count(what) is not None)
 
 
 def _bullet_items(body: list[Line]) -> list[str]:

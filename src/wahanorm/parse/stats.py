@@ -9,6 +9,7 @@ from wahanorm.models import Dice, Stat
 
 _DICE = re.compile(r"^(\d*)D(\d+)(?:\s*([+-])\s*(\d+))?$", re.IGNORECASE)
 _NUMBER = re.compile(r"^([+-]?\d+)(\+|\"|”)?$")
+_STARRED = re.compile(r"^(.*[^*\s])\s*\*+$")
 
 
 def parse_dice(text: str) -> Dice | None:
@@ -31,10 +32,17 @@ def canonical_stat_text(text: str) -> str:
 
 @functools.lru_cache(maxsize=16384)
 def parse_stat(text: str) -> Stat:
-    """A characteristic with its typed value: a fixed number, a dice expression, or text only.
+    """A characteristic with its typed value: a fixed number, a dice expression, or text only
+    (``-``, ``N/A``); a starred value (``4*``) keeps its star in the text.
     (Cached: an export holds 65,000 characteristics and a few hundred distinct ones; a ``Stat``
     is immutable, so one object can serve them all.)"""
     canonical = canonical_stat_text(text)
+    starred = _STARRED.match(canonical)
+    if starred:
+        # "4*": the value holds under a condition the source prints apart (see Stat.note); the
+        # printed number is still the value.
+        inner = parse_stat(starred.group(1))
+        return inner.model_copy(update={"text": canonical})
     dice = parse_dice(canonical)
     if dice:
         return Stat(text=canonical, dice=dice)

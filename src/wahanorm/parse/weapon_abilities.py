@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
 
@@ -21,16 +22,18 @@ def _spaced(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip())
 
 
-def _with_value(token: Token, ability_id: str) -> WeaponAbility:
-    match = _PARAM.match(re.sub(r"\s*\+\s*", "+", _spaced(str(token))))
-    assert match, token  # the terminal guarantees a base and a value
-    value = canonical_stat_text(match.group("value").replace(" ", ""))
-    base = match.group("base").upper()
-    return WeaponAbility(id=ability_id, name=f"{base} {value}", value=value)
+@dataclass(frozen=True)
+class AbilityList:
+    """A parsed keyword list: its abilities, and the names of those the grammar does not know
+    (a faction's own ability, or a shared one spelt in a way the grammar does not read)."""
+
+    abilities: tuple[WeaponAbility, ...]
+    unknown: tuple[str, ...] = ()
 
 
-class _ToModels(Transformer[Token, list[WeaponAbility]]):
-    """One method per grammar alternative, each building a ``WeaponAbility``."""
+class _ToModels(Transformer[Token, object]):
+    """One method per grammar alternative, each building a ``WeaponAbility`` (an item of an
+    ``ability_list`` is a pair: the ability and whether the grammar knows it)."""
 
     @v_args(inline=True)
     def anti(self, token: Token) -> WeaponAbility:
@@ -43,44 +46,63 @@ class _ToModels(Transformer[Token, list[WeaponAbility]]):
         )
 
     @v_args(inline=True)
-    def sustained_hits(self, token: Token) -> WeaponAbility:
-        return _with_value(token, "sustained-hits")
-
-    @v_args(inline=True)
-    def rapid_fire(self, token: Token) -> WeaponAbility:
-        return _with_value(token, "rapid-fire")
-
-    @v_args(inline=True)
-    def melta(self, token: Token) -> WeaponAbility:
-        return _with_value(token, "melta")
+    def valued(self, token: Token) -> WeaponAbility:
+        match = _PARAM.match(re.sub(r"\s*\+\s*", "+", _spaced(str(token))))
+        assert match, token  # the terminal guarantees a base and a value
+        value = canonical_stat_text(match.group("value").replace(" ", ""))
+        base = match.group("base").upper()
+        return WeaponAbility(id=slugify(base), name=f"{base} {value}", value=value)
 
     @v_args(inline=True)
     def flag(self, token: Token) -> WeaponAbility:
-        name = _spaced(str(token)).upper()
+        name = re.sub(r"^CLOSE[\s-]+QUARTERS$", "CLOSE-QUARTERS", _spaced(str(token)).upper())
         return WeaponAbility(id=slugify(name), name=name)
 
     @v_args(inline=True)
-    def other(self, token: Token) -> WeaponAbility:
+    def condition(self, token: Token) -> str:
+        return _spaced(str(token))
+
+    @v_args(inline=True)
+    def conditional(
+        self, ability: WeaponAbility, condition: str | None = None
+    ) -> tuple[WeaponAbility, bool]:
+        if condition is None:
+            return ability, True
+        return ability.model_copy(update={"condition": condition}), True
+
+    @v_args(inline=True)
+    def other(self, token: Token, condition: str | None = None) -> tuple[WeaponAbility, bool]:
         name = _spaced(str(token)).upper()
-        return WeaponAbility(id=slugify(name), name=name)
+        return WeaponAbility(id=slugify(name), name=name, condition=condition), False
 
-    def ability_list(self, items: list[WeaponAbility]) -> list[WeaponAbility]:
-        return list(items)
+    def ability_list(self, items: list[tuple[WeaponAbility, bool]]) -> AbilityList:
+        return AbilityList(
+            abilities=tuple(ability for ability, _ in items),
+            unknown=tuple(dict.fromkeys(ability.name for ability, known in items if not known)),
+        )
 
-    known_list = ability_list
+    def known_list(self, items: list[WeaponAbility | tuple[WeaponAbility, bool]]) -> AbilityList:
+        return AbilityList(abilities=tuple(x[0] if isinstance(x, tuple) else x for x in items))
 
 
 _TO_MODELS = _ToModels()
 
 
+def parse_ability_list(text: str, path: str = "", line: int = 1) -> AbilityList:
+    """All abilities of a keyword list, known or not, with the names the grammar does not know;
+    a list that breaks the grammar raises ``ParseFailure`` with its position."""
+    if not text.strip():
+        return AbilityList(abilities=())
+    tree = grammar.parse("weapon_abilities", "ability_list", text, path, line)
+    result = _TO_MODELS.transform(tree)  # type: ignore[arg-type]
+    assert isinstance(result, AbilityList)
+    return result
+
+
 def parse_weapon_abilities(text: str, path: str = "", line: int = 1) -> list[WeaponAbility]:
     """All abilities of a keyword list, known or not; a list that breaks the grammar raises
     ``ParseFailure`` with its position."""
-    if not text.strip():
-        return []
-    tree = grammar.parse("weapon_abilities", "ability_list", text, path, line)
-    result: list[WeaponAbility] = _TO_MODELS.transform(tree)  # type: ignore[arg-type]
-    return result
+    return list(parse_ability_list(text, path, line).abilities)
 
 
 def parse_known_abilities(text: str) -> list[WeaponAbility] | None:
@@ -89,21 +111,28 @@ def parse_known_abilities(text: str) -> list[WeaponAbility] | None:
         tree = grammar.parser("weapon_abilities", "known_list").parse(text)
     except Exception:  # any Lark error means: not a list of known abilities
         return None
-    result: list[WeaponAbility] = _TO_MODELS.transform(tree)
-    return result
+    result = _TO_MODELS.transform(tree)
+    assert isinstance(result, AbilityList)
+    return list(result.abilities)
 
 
 _BRACKETS = re.compile(r"^(?P<name>.*?)\s*\[(?P<list>[^\]]*)\]\s*$")
 
 
 def split_weapon_name(cell: str, path: str = "", line: int = 1) -> tuple[str, list[WeaponAbility]]:
+    """A weapon-name cell to (name, abilities); see ``split_weapon_cell``."""
+    name, found = split_weapon_cell(cell, path, line)
+    return name, list(found.abilities)
+
+
+def split_weapon_cell(cell: str, path: str = "", line: int = 1) -> tuple[str, AbilityList]:
     """A weapon-name cell to (name, abilities): ``Lash [devastating wounds]`` by its brackets,
     ``Shokk rifle devastating wounds hazardous precision`` by the longest tail of bare words that
     are all shared weapon abilities (at least one word is left for the name)."""
     cell = _spaced(cell)
     bracketed = _BRACKETS.match(cell)
     if bracketed:
-        return bracketed.group("name"), parse_weapon_abilities(
+        return bracketed.group("name"), parse_ability_list(
             f"[{bracketed.group('list')}]", path, line
         )
     words = cell.split(" ")
@@ -112,8 +141,8 @@ def split_weapon_name(cell: str, path: str = "", line: int = 1) -> tuple[str, li
         if splits[cut] and not _is_weapon_noun(words, cut):
             abilities = parse_known_abilities(" ".join(words[cut:]))
             if abilities is not None:
-                return " ".join(words[:cut]), abilities
-    return cell, []
+                return " ".join(words[:cut]), AbilityList(abilities=tuple(abilities))
+    return cell, AbilityList(abilities=())
 
 
 MAX_ABILITY_WORDS = 4
