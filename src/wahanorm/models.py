@@ -228,6 +228,8 @@ class IndexEntry(Model):
     hash: str
     sources: list[SourceRef]
     variants: int = 0
+    path: str | None = None
+    """The entity's file, relative to the output folder (what the next run may remove)."""
 
 
 class Index(Model):
