@@ -153,8 +153,9 @@ def run_convert(args: argparse.Namespace) -> int:
         print(f"wahanorm: error: {exc.message}", file=sys.stderr)
         return 2
     except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        print(f"wahanorm: error:{where} {exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
+        )
         return 2
 
 

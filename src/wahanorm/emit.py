@@ -25,7 +25,7 @@ import orjson
 
 from wahanorm import __version__
 from wahanorm.errors import OutputError
-from wahanorm.ids import is_safe_id
+from wahanorm.ids import WINDOWS_RESERVED, is_safe_id
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -139,11 +139,6 @@ MAX_PATH_CHARS = 400
 """Longest relative path written (Windows without long paths takes 260 in all; ours stay far
 below that, since slugs are cut at ``ids.MAX_SLUG``)."""
 
-WINDOWS_RESERVED = frozenset(
-    ["con", "prn", "aux", "nul"]
-    + [f"com{i}" for i in range(1, 10)]
-    + [f"lpt{i}" for i in range(1, 10)]
-)
 _PATH_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
@@ -201,7 +196,7 @@ def ownership_problem(out_dir: Path) -> str | None:
     if not out_dir.exists() and not out_dir.is_symlink():
         return None
     if not out_dir.is_dir():
-        return f"--out {out_dir} is not a folder"
+        return f"cannot write to {out_dir}: it is a file, not a folder"
     try:
         names = os.listdir(out_dir)
     except OSError as exc:
