@@ -192,7 +192,8 @@ def _is_wahanorm_json(path: Path) -> bool:
 
 def ownership_problem(out_dir: Path) -> str | None:
     """Why ``out_dir`` is not wahanorm's to write, or None: it must be new, empty, or hold a
-    wahanorm ``index.json`` (or the journal of a wahanorm run cut short)."""
+    wahanorm ``index.json`` (or the journal or staging of a wahanorm run under way or cut
+    short)."""
     if not out_dir.exists() and not out_dir.is_symlink():
         return None
     if not out_dir.is_dir():
@@ -201,7 +202,12 @@ def ownership_problem(out_dir: Path) -> str | None:
         names = os.listdir(out_dir)
     except OSError as exc:
         return f"--out {out_dir} cannot be read ({exc.strerror or exc})"
-    if not names or _is_wahanorm_json(out_dir / INDEX_NAME) or _is_wahanorm_json(out_dir / JOURNAL):
+    if (
+        not names
+        or _is_wahanorm_json(out_dir / INDEX_NAME)
+        or _is_wahanorm_json(out_dir / JOURNAL)
+        or STAGING in names  # a first run writing now (or cut short): its staging is its mark
+    ):
         return None
     return (
         f"--out {out_dir} already holds files and no wahanorm index.json: wahanorm writes only "
