@@ -185,7 +185,7 @@ def test_a_second_writer_waits_then_exits_2(project: Path) -> None:
         os.close(fd)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "wahanorm: waiting for another wahanorm writing out (up to 0 s)",
+        "wahanorm: waiting for another wahanorm writing out (up to 0.3 s)",
         "wahanorm: error: another wahanorm is writing out; run again when it is done",
     ]
 
@@ -297,9 +297,14 @@ def test_a_cached_path_outside_out_is_refused(project: Path) -> None:
 
 
 def test_cache_max_keeps_the_cache_under_its_cap(project: Path) -> None:
+    (project / "cache" / "inputs" / "ab").mkdir(parents=True)
+    (project / "cache" / "inputs" / "ab" / "mine.json").write_text("{}\n")  # not an entry
+    (project / "cache" / "notes.json").write_text("{}\n")
     assert cached(project, "--cache-max", "40K").returncode == 0
-    size = sum(p.stat().st_size for p in (project / "cache").rglob("*") if p.is_file())
-    assert size <= 40 * 1024
+    entries = [p for p in (project / "cache").rglob("*.json") if len(p.stem) == 64]
+    assert entries and sum(p.stat().st_size for p in entries) <= 40 * 1024
+    assert (project / "cache" / "inputs" / "ab" / "mine.json").is_file()
+    assert (project / "cache" / "notes.json").is_file()
     assert cached(project, "--cache-max", "nonsense").returncode == 2
 
 

@@ -17,6 +17,7 @@ import fcntl
 import functools
 import hashlib
 import os
+import re
 import stat
 import tempfile
 from collections import Counter
@@ -99,6 +100,8 @@ class BadEntry(Exception):
 
 
 _MAGIC = b"wahanorm-cache 1 "
+_ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.json")
+_TEMP_NAME = re.compile(r"\.[A-Za-z0-9_]+\.tmp")  # tempfile.mkstemp(prefix=".", suffix=".tmp")
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """The cache's size cap (``--cache-max``): past it, the least recently used entries go."""
 
@@ -242,13 +245,13 @@ class Cache:
             folder = self.root / kind
             if folder.is_symlink() or not folder.is_dir():
                 continue
-            for path in folder.glob("*/*"):
+            for path in folder.glob("[0-9a-f][0-9a-f]/*"):
                 info = path.lstat()
                 if not stat.S_ISREG(info.st_mode):
-                    continue
-                if path.name.endswith(".tmp"):  # a write cut short (the cache is ours, locked)
+                    continue  # only names this cache writes, never through a link
+                if _TEMP_NAME.fullmatch(path.name):  # a write cut short (the cache is locked)
                     path.unlink(missing_ok=True)
-                elif path.suffix == ".json":
+                elif _ENTRY_NAME.fullmatch(path.name):
                     entries.append((info.st_mtime_ns, info.st_size, path))
         total = sum(size for _, size, _ in entries)
         gone = 0

@@ -19,6 +19,7 @@ from pathlib import Path
 from wahanorm import __version__, emit, pipeline
 from wahanorm.cache import DEFAULT_CACHE, DEFAULT_MAX_BYTES, Cache, stamp_matches, store_stamp
 from wahanorm.errors import DiagnosticRow, WahanormError
+from wahanorm.ids import escape_unsafe
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
@@ -236,10 +237,11 @@ def _print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
         if d.severity == "info":
             continue
         where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.column else "")
-        print(f"{where}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+        # what an input holds is printed with its control characters escaped, never raw
+        print(escape_unsafe(f"{where}: {d.severity}: {d.message} [{d.code}]"), file=sys.stderr)
         if d.excerpt:
             for row in d.excerpt.split("\n"):
-                print(f"    {row}", file=sys.stderr)
+                print(f"    {escape_unsafe(row)}", file=sys.stderr)
 
 
 def _print_summary(
@@ -258,4 +260,5 @@ def _print_summary(
     )
     print(f"wahanorm: {written} files written, {len(removed)} removed, {seconds:.2f} s")
     if result.failed:
-        print(f"wahanorm: {len(result.failed)} inputs failed: {', '.join(result.failed[:5])}")
+        failed = escape_unsafe(", ".join(result.failed[:5]))
+        print(f"wahanorm: {len(result.failed)} inputs failed: {failed}")

@@ -249,7 +249,7 @@ def _lock(fd: int, mode: int, out_dir: Path, on_wait: Callable[[str], None] | No
                     f"another wahanorm is writing {out_dir}; run again when it is done"
                 ) from None
             if on_wait and not told:
-                on_wait(f"waiting for another wahanorm writing {out_dir} (up to {wait:.0f} s)")
+                on_wait(f"waiting for another wahanorm writing {out_dir} (up to {wait:g} s)")
                 told = True
             time.sleep(0.05)
 
@@ -415,19 +415,23 @@ class OutputFolder:
         staging = self.out / STAGING
         _remove_entry(staging)
         staging.mkdir()
-        moves = []
-        for number, rel in enumerate(changed):
-            (staging / str(number)).write_bytes(files[rel].encode("utf-8"))
-            moves.append((str(number), rel))
-        _crash_point("staged")
-        journal = {
-            "generator": f"wahanorm {__version__}",
-            "schema_version": 1,
-            "write": moves,
-            "remove": remove,
-        }
-        (staging / "journal").write_bytes(orjson.dumps(journal))
-        os.replace(staging / "journal", self.out / JOURNAL)  # the run is decided here
+        moves = [(str(number), rel) for number, rel in enumerate(changed)]
+        try:
+            for name, rel in moves:
+                (staging / name).write_bytes(files[rel].encode("utf-8"))
+            _crash_point("staged")
+            journal = {
+                "generator": f"wahanorm {__version__}",
+                "schema_version": 1,
+                "write": moves,
+                "remove": remove,
+            }
+            (staging / "journal").write_bytes(orjson.dumps(journal))
+            os.replace(staging / "journal", self.out / JOURNAL)  # the run is decided here
+        except BaseException:  # e.g. the disk is full: the old tree stays as it was
+            with contextlib.suppress(OSError):
+                _remove_entry(staging)
+            raise
         _crash_point("journal")
         self._commit(moves, remove)
         return len(changed), remove
