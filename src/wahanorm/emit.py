@@ -327,10 +327,12 @@ class OutputFolder:
         journal = self.out / JOURNAL
         if _is_wahanorm_json(journal):
             data = orjson.loads(journal.read_bytes())
-            self._commit(
-                [(str(n), str(r)) for n, r in data.get("write", [])],
-                [str(r) for r in data.get("remove", [])],
-            )
+            try:
+                moves = [(str(n), str(r)) for n, r in data.get("write", [])]
+                remove = [str(r) for r in data.get("remove", [])]
+            except (TypeError, ValueError):  # not a journal this writer wrote: nothing to do
+                moves, remove = [], []
+            self._commit(moves, remove)
         _remove_entry(journal)
         _remove_entry(self.out / STAGING)
         for folder, dirs, names in os.walk(self.out):
