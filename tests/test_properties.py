@@ -96,6 +96,7 @@ def test_clean_pass_returns_lines_and_is_idempotent(name: str, run, text: str) -
 @example(text="0|0.A|")
 @example(text="0 – |\r0 – 0\rKEYWORDS:")  # a bar once made a header that trimming unmade
 @example(text="0\r0 – 0|\rKEYWORDS:")  # trimming a bar made a header the first pass missed
+@example(text="0.A – 0\rKEYWORDS:")  # so did splitting a glued heading (found by the long profile)
 @given(text=any_text)
 def test_whole_clean_chain_is_idempotent(text: str) -> None:
     lines = to_lines(text)

@@ -236,7 +236,10 @@ def claim_problem(out_dir: Path, inputs: Iterable[Path] = ()) -> str | None:
 
 def _lock(fd: int, mode: int, out_dir: Path, on_wait: Callable[[str], None] | None) -> None:
     """Take ``flock`` ``mode`` on ``fd``, waiting up to ``LOCK_WAIT`` seconds for a writer."""
-    wait = float(os.environ.get("WAHANORM_LOCK_WAIT", LOCK_WAIT))
+    try:
+        wait = float(os.environ.get("WAHANORM_LOCK_WAIT", LOCK_WAIT))
+    except ValueError:
+        wait = LOCK_WAIT
     deadline = time.monotonic() + wait
     told = False
     while True:
