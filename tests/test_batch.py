@@ -93,13 +93,16 @@ def test_deleting_or_damaging_the_cache_is_safe(
 ) -> None:
     root = tmp_path / "c"
     reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
-    entries = list(root.rglob("*.pickle"))
+    entries = list(root.rglob("*.json"))
     assert len(entries) == COPIES + 2  # one per input; the run's record and its files
-    for entry in entries:  # truncated entries are misses, not errors
+    cache = Cache(root)
+    for entry in entries:  # truncated entries are dropped with a note, not errors
         entry.write_bytes(entry.read_bytes()[:10])
     calls.clear()
-    assert pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files == reference
+    assert pipeline.convert([Path("in")], jobs=1, cache=cache).files == reference
     assert len(calls) == COPIES
+    assert len(cache.notes) == 1 + COPIES  # the run record, then each input; files never read
+    assert all("damaged" in note for note in cache.notes)
     shutil.rmtree(root)
     calls.clear()
     assert pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files == reference
@@ -114,7 +117,7 @@ def test_a_damaged_run_files_entry_is_converted_again(
 ) -> None:
     root = tmp_path / "c"
     reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
-    [files_entry] = list((root / "run-files").rglob("*.pickle"))
+    [files_entry] = list((root / "run-files").rglob("*.json"))
     files_entry.write_bytes(b"damaged")
     calls.clear()
     again = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))

@@ -67,7 +67,7 @@ def test_convert_writes_a_cache_that_is_safe_to_delete(
     args = ["convert", "raw", "--out", str(out), "--cache", str(cache), "-q"]
     assert cli.main(args) == 0
     first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")}
-    assert any(cache.rglob("*.pickle"))
+    assert any(cache.rglob("*.json")) and not any(cache.rglob("*.pickle"))
     for path in sorted(cache.rglob("*"), reverse=True):
         path.unlink() if path.is_file() else path.rmdir()
     assert cli.main(args) == 0

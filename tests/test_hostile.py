@@ -388,7 +388,10 @@ def test_hostile_unit_names_give_safe_ids_and_stay_inside_out(
         (work / "in" / f"{number}.txt").write_text(text, encoding="utf-8")
     before = all_files(work)
     code, _, _ = convert(capsys)
-    assert code == 0
+    assert code == 1  # the stratagems ".." and ":" both give blitz-brigade/unnamed: an error
+    [collision] = [d for d in index()["diagnostics"] if d["code"] == "id-collision"]
+    assert collision["severity"] == "error"
+    assert "'..' (in/3.txt:466) and ':' (in/4.txt:466)" in collision["message"]
     created = all_files(work) - before
     assert created and all(rel.startswith("out/") for rel in created), sorted(created)
     assert not list(work.parent.glob("escaped*"))
@@ -447,16 +450,20 @@ def test_file_symlink_loop_is_skipped_with_a_reason(
 # --- the output folder ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("out", ["blocker/out", "blocker"], ids=["file-as-parent", "file-as-out"])
+@pytest.mark.parametrize(
+    "out, why",
+    [("blocker/out", "Not a directory"), ("blocker", "it is a file, not a folder")],
+    ids=["file-as-parent", "file-as-out"],
+)
 def test_unwritable_out_exits_2_with_one_line(
-    work: Path, capsys: pytest.CaptureFixture[str], out: str
+    work: Path, capsys: pytest.CaptureFixture[str], out: str, why: str
 ) -> None:
     (work / "blocker").write_text("a regular file where a folder should be\n")
     code, _, err = run(
         capsys, "convert", "in/good.txt", "--out", out, "--no-cache", "--jobs", "1", "-q"
     )
     assert code == 2
-    assert err.splitlines() == [f"wahanorm: error: cannot write to {out}: Not a directory"]
+    assert err.splitlines() == [f"wahanorm: error: cannot write to {out}: {why}"]
     assert (work / "blocker").read_text() == "a regular file where a folder should be\n"
 
 

@@ -10,10 +10,9 @@ from, and a round trip that must give back the same canonical bytes.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
@@ -81,14 +80,6 @@ TOKENS = [
 tricky = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
 any_text = st.one_of(st.text(max_size=300), tricky, st.lists(tricky, max_size=8).map("\n".join))
 
-# In CI the examples are derandomized, so that a run is the same run every time; a local run
-# explores new examples (a failure it finds goes into an @example above its test).
-SETTINGS = settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=bool(os.environ.get("CI")),
-)
 ENTITY = TypeAdapter(AnyEntity)
 
 
@@ -98,7 +89,6 @@ NOT_IDEMPOTENT = "B\nA\nB\nB\nA"
 
 
 @pytest.mark.parametrize("name, run", PASSES, ids=[name for name, _ in PASSES])
-@SETTINGS
 @example(text=NOT_IDEMPOTENT)
 @given(text=any_text)
 def test_clean_pass_returns_lines_and_is_idempotent(name: str, run, text: str) -> None:
@@ -109,10 +99,11 @@ def test_clean_pass_returns_lines_and_is_idempotent(name: str, run, text: str) -
     assert twice == once, f"{name} is not idempotent"
 
 
-@SETTINGS
 @example(text=NOT_IDEMPOTENT)
 @example(text="0|0.A|")
 @example(text="0 – |\r0 – 0\rKEYWORDS:")  # a bar once made a header that trimming unmade
+@example(text="0\r0 – 0|\rKEYWORDS:")  # trimming a bar made a header the first pass missed
+@example(text="0.A – 0\rKEYWORDS:")  # so did splitting a glued heading (found by the long profile)
 @given(text=any_text)
 def test_whole_clean_chain_is_idempotent(text: str) -> None:
     lines = to_lines(text)
@@ -132,13 +123,11 @@ def _only_parse_failure(fn, *args) -> None:  # type: ignore[no-untyped-def]
         assert exc.code == "parse-error"
 
 
-@SETTINGS
 @given(text=any_text)
 def test_parse_weapon_abilities_raises_only_parse_failure(text: str) -> None:
     _only_parse_failure(parse_weapon_abilities, text, "x.txt", 1)
 
 
-@SETTINGS
 @given(text=any_text)
 def test_every_text_has_labelled_sections(text: str) -> None:
     """The labelled-rule grammar reads any text: a line is a label or text."""
@@ -146,7 +135,6 @@ def test_every_text_has_labelled_sections(text: str) -> None:
         assert section.label == section.label.upper() and section.label
 
 
-@SETTINGS
 @given(text=any_text)
 def test_parse_cost_lines_never_raise(text: str) -> None:
     table = CostTable()
@@ -155,31 +143,26 @@ def test_parse_cost_lines_never_raise(text: str) -> None:
     assert line is None or line.points >= 0
 
 
-@SETTINGS
 @given(text=any_text)
 def test_parse_weapon_abilities_bracketed_raises_only_parse_failure(text: str) -> None:
     _only_parse_failure(parse_weapon_abilities, f"[{text}]", "x.txt", 1)
 
 
-@SETTINGS
 @given(lines=st.lists(any_text, max_size=10))
 def test_parse_entry_raises_only_parse_failure(lines: list[str]) -> None:
     _only_parse_failure(parse_entry, lines, "x.txt", 1)
 
 
-@SETTINGS
 @given(text=any_text)
 def test_parse_body_raises_only_parse_failure(text: str) -> None:
     _only_parse_failure(parse_body, text, "x.txt", 1)
 
 
-@SETTINGS
 @given(text=any_text)
 def test_parse_weapon_row_raises_only_parse_failure(text: str) -> None:
     _only_parse_failure(parse_weapon_row, text, "x.txt", 1)
 
 
-@SETTINGS
 @given(text=any_text)
 def test_parse_core_abilities_raises_only_parse_failure(text: str) -> None:
     _only_parse_failure(parse_core_abilities, text, "x.txt", 1)
@@ -189,7 +172,6 @@ DUMP_HEAD = "Orks – Ufthak Blackhawk\nRANGED WEAPONS | RANGE | A | BS | S | AP
 dump_text = st.one_of(any_text, any_text.map(lambda t: DUMP_HEAD + t))
 
 
-@SETTINGS
 @given(text=dump_text)
 def test_extract_dump_never_raises_and_emits_valid_json(text: str) -> None:
     extraction = dump.extract_dump(text, "x.txt")

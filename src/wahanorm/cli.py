@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wahanorm import __version__, emit, pipeline
-from wahanorm.cache import DEFAULT_CACHE, Cache, stamp_matches, store_stamp
-from wahanorm.errors import DiagnosticRow
+from wahanorm.cache import DEFAULT_CACHE, DEFAULT_MAX_BYTES, Cache, stamp_matches, store_stamp
+from wahanorm.errors import DiagnosticRow, WahanormError
+from wahanorm.ids import escape_unsafe
 
 if TYPE_CHECKING:
     from wahanorm.outputs import Output
@@ -70,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(10, 11),
         help="the game's edition of inputs that do not tell their own (else guessed: 10)",
     )
+    convert.add_argument(
+        "--cache-max",
+        type=_size,
+        default=DEFAULT_MAX_BYTES,
+        metavar="SIZE",
+        help="size cap of the cache, e.g. 200M or 2G (default 512M; least recently used out first)",
+    )
 
     database = commands.add_parser("db", help="build the SQLite database of an output folder")
     database.add_argument("out", type=Path, help="an output folder (written by convert)")
@@ -95,6 +103,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_diff_parser(commands)
     return parser
+
+
+def _size(text: str) -> int:
+    """``512M``, ``2G``, ``300K`` or a number of bytes."""
+    units = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+    number, unit = text.strip().upper().rstrip("B"), ""
+    if number[-1:] in units:
+        number, unit = number[:-1], number[-1]
+    if not number.isdigit():
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (give e.g. 200M or 2G)")
+    return int(number) * units[unit]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,8 +204,33 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
         return 2
+    problem = emit.claim_problem(args.out, inputs) if not args.check else None
+    if problem:  # before anything is read or written: nothing touched
+        print(f"wahanorm: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        if args.no_cache:
+            return _convert(args, inputs, None)
+        store = Cache(args.cache)
+        with store.locked() as usable:
+            code = _convert(args, inputs, store if usable else None)
+            if usable:
+                store.trim(args.cache_max)
+        for note in store.notes:
+            print(f"wahanorm: note: {note}", file=sys.stderr)
+        return code
+    except WahanormError as exc:
+        print(f"wahanorm: error: {exc.message}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(
+            f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
+        )
+        return 2
+
+
+def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) -> int:
     started = time.perf_counter()
-    store = None if args.no_cache else Cache(args.cache)
     with _progress_bar() as progress:
         result = pipeline.convert(
             inputs, jobs=args.jobs, cache=store, progress=progress, edition=args.edition
@@ -195,18 +239,17 @@ def run_convert(args: argparse.Namespace) -> int:
         return _check(args.out, result.files)
     if not args.quiet:
         _print_diagnostics(result.rows())
-    try:
+
+    def waiting(message: str) -> None:
+        print(f"wahanorm: {message}", file=sys.stderr)
+
+    with emit.OutputFolder(args.out, inputs, on_wait=waiting) as folder:
         if store and result.run_key and stamp_matches(store, args.out, result.run_key):
             written, removed = 0, list[str]()  # out/ is as the same run left it
         else:
-            written, removed = emit.write_outputs(args.out, result.files)
+            written, removed = folder.write(result.files)
             if store and result.run_key:
                 store_stamp(store, args.out, result.run_key)
-    except OSError as exc:
-        print(
-            f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
-        )
-        return 2
     if args.sqlite and _write_database(args.sqlite, result.files) != 0:
         return 2
     seconds = time.perf_counter() - started
@@ -236,9 +279,17 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
 
 
 def _check(out: Path, files: dict[str, str]) -> int:
-    current = emit.existing_outputs(out)
+    with emit.reading(out) as whole:
+        present = emit.list_files(out)
+        current = emit.existing_outputs(out)
+    if not whole:
+        print(
+            f"wahanorm: {out} holds a run cut short; run 'wahanorm convert' to finish it",
+            file=sys.stderr,
+        )
+        return 1
     stale = sorted(rel for rel in files if current.get(rel) != files[rel])
-    extra = sorted(set(current) - set(files))
+    extra = sorted(set(present) - set(files))  # any file the run would not write
     if not stale and not extra:
         print(f"wahanorm: {out} is up to date ({len(files)} files)")
         return 0
@@ -259,10 +310,11 @@ def _print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
         if d.severity == "info":
             continue
         where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.column else "")
-        print(f"{where}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+        # what an input holds is printed with its control characters escaped, never raw
+        print(escape_unsafe(f"{where}: {d.severity}: {d.message} [{d.code}]"), file=sys.stderr)
         if d.excerpt:
             for row in d.excerpt.split("\n"):
-                print(f"    {row}", file=sys.stderr)
+                print(f"    {escape_unsafe(row)}", file=sys.stderr)
 
 
 def _print_summary(
@@ -281,4 +333,5 @@ def _print_summary(
     )
     print(f"wahanorm: {written} files written, {len(removed)} removed, {seconds:.2f} s")
     if result.failed:
-        print(f"wahanorm: {len(result.failed)} inputs failed: {', '.join(result.failed[:5])}")
+        failed = escape_unsafe(", ".join(result.failed[:5]))
+        print(f"wahanorm: {len(result.failed)} inputs failed: {failed}")

@@ -176,3 +176,10 @@ class Report:
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""
         self.diagnostics.extend(other.diagnostics)
+
+
+class OutputError(WahanormError):
+    """The output folder cannot be written as asked: not wahanorm's, busy, or a path in it
+    that would lead elsewhere (exit 2, nothing touched)."""
+
+    code = "output"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import unicodedata
 
@@ -10,12 +11,43 @@ from anyascii import anyascii
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 
+MAX_SLUG = 100
+"""Longest slug: a longer one is cut and ends in a short hash of the whole, so that every file
+name fits every common file system and two long names stay two slugs."""
+
+WINDOWS_RESERVED = frozenset(
+    ["con", "prn", "aux", "nul"]
+    + [f"com{i}" for i in range(1, 10)]
+    + [f"lpt{i}" for i in range(1, 10)]
+)
+"""Names Windows refuses as files (whatever their extension); such a slug gets ``-x``."""
+
+UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters (ESC, BEL, NUL …) and bidirectional overrides (U+202E …): in a name they
+would reach a terminal raw (clear the screen, retitle the window, reverse the text)."""
+
+
+def escape_unsafe(text: str) -> str:
+    """``text`` with each control character and bidi override written as an escape (``\\x1b``,
+    ``\\u202e``), line breaks and tabs kept: safe to print on a terminal."""
+    return UNSAFE_CHARACTERS.sub(
+        lambda m: m.group() if m.group() in "\t\n" else ascii(m.group())[1:-1], text
+    )
+
+
+def strip_unsafe(text: str) -> str:
+    """``text`` without control characters and bidi overrides (a tab or line break becomes a
+    space)."""
+    return UNSAFE_CHARACTERS.sub(lambda m: " " if m.group() in "\t\n\r" else "", text)
+
 
 @functools.lru_cache(maxsize=65536)
 def slugify(name: str) -> str:
     """``'Iron Hand' Straken`` → ``iron-hand-straken``. Letters of other scripts are
     transliterated (anyascii: ``Боевой Юнит`` → ``boevoy-yunit``); what has no ASCII spelling is
-    written by code point. A slug is never empty and never holds ``/``, ``.`` or ``:``."""
+    written by code point. A slug is never empty and never holds ``/``, ``.`` or ``:``; it is
+    at most ``MAX_SLUG`` characters (a longer one is cut and ends in 8 hex digits of its hash),
+    and never a name Windows reserves (``con`` → ``con-x``)."""
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", name):
         if ch.isascii():
@@ -28,8 +60,13 @@ def slugify(name: str) -> str:
             out.append(f" u{ord(ch):04x} ")
         else:
             out.append(" ")
-    slug = _NON_SLUG.sub("-", "".join(out).lower()).strip("-")
-    return slug or "unnamed"
+    slug = _NON_SLUG.sub("-", "".join(out).lower()).strip("-") or "unnamed"
+    if len(slug) > MAX_SLUG:
+        digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
+        slug = f"{slug[: MAX_SLUG - 9].rstrip('-')}-{digest}"
+    if slug in WINDOWS_RESERVED:
+        slug += "-x"
+    return slug
 
 
 def make_id(namespace: str, name: str) -> str:

@@ -462,6 +462,8 @@ class IndexEntry(Model):
     """Where the entity was read."""
     variants: int = 0
     """How many other versions were seen under its id (its ``variants``)."""
+    path: str | None = None
+    """The entity's file, relative to the output folder (what the next run may remove)."""
 
 
 class Index(Model):

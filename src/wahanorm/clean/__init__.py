@@ -27,8 +27,10 @@ PASSES: list[tuple[str, Pass]] = [
     ("repair_mojibake", repair_mojibake),
     ("normalize_characters", normalize_characters),
     ("drop_blank_lines", drop_blank_lines),
-    ("strip_site_chrome", strip_site_chrome),
+    # glued headings are split before the chrome is judged: a header glued after navigation
+    # ("0.A – 0") must be found by the first pass, not by a second one
     ("split_glued_headings", split_glued_headings),
+    ("strip_site_chrome", strip_site_chrome),
     ("strip_table_remnants", strip_table_remnants),
     ("drop_weapon_name_rows", drop_weapon_name_rows),
     ("drop_doubled_headings", drop_doubled_headings),

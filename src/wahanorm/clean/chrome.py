@@ -93,9 +93,11 @@ def is_role_line(text: str) -> bool:
 def is_datasheet_header(lines: list[Line], index: int) -> bool:
     """True when ``lines[index]`` is a ``Faction – Unit`` line that opens a datasheet: one
     followed within a few lines by the datasheet's stats, weapons, abilities or keywords."""
-    text = lines[index].text
+    # Judged as strip_table_remnants will leave it, so that a second clean pass sees the same
+    # header as the first ("0 – 0|" becomes the header "0 – 0"; "0 – |" becomes no header).
+    text = trim_lone_bar(lines[index].text)
     if "|" in text or text.startswith("-") or not _HEADER.match(text):
-        return False  # a header is never a table row, nor has a table's bar left on it
+        return False  # a header is never a table row
     if index > 0 and _COST.match(lines[index - 1].text):
         return False  # "1CP" then "Recon Element – Strategic Ploy Stratagem": a stratagem
     return any(_SECTION_MARKERS.match(x.text) for x in lines[index + 1 : index + 12])
@@ -139,6 +141,12 @@ def strip_site_chrome(lines: list[Line], report: Report) -> list[Line]:
     return out
 
 
+def trim_lone_bar(text: str) -> str:
+    """A table cell left alone loses its bar: ``UNBRIDLED BLOODLUST |`` → ``UNBRIDLED
+    BLOODLUST``; any other text is returned as it is."""
+    return _TRAILING_PIPE.sub("", text) if text.count("|") == 1 else text
+
+
 def strip_table_remnants(lines: list[Line], report: Report) -> list[Line]:
     """Drop lines of nothing but table bars; trim a lone bar left after a table cell."""
     out: list[Line] = []
@@ -149,7 +157,5 @@ def strip_table_remnants(lines: list[Line], report: Report) -> list[Line]:
         if _REMNANT.match(line.text):
             report.info("table-remnant", "empty table row removed", line.number)
             continue
-        if line.text.count("|") == 1:  # a table cell left alone: "UNBRIDLED BLOODLUST |"
-            line = Line(line.number, _TRAILING_PIPE.sub("", line.text))
-        out.append(line)
+        out.append(Line(line.number, trim_lone_bar(line.text)))
     return out

@@ -16,7 +16,7 @@ from wahanorm.diff.compare import compare_entities
 from wahanorm.diff.groups import Grouper
 from wahanorm.diff.rename import find_renames
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, SideSource, Status
-from wahanorm.emit import INDEX_NAME
+from wahanorm.emit import INDEX_NAME, entity_relpath
 from wahanorm.errors import InputError
 from wahanorm.models import KINDS, AnyEntity
 
@@ -55,9 +55,10 @@ def read_entities(snap: Snapshot) -> Entities:
         if rel == INDEX_NAME:
             version = data.get("data_version") if isinstance(data, dict) else None
             continue
-        if not isinstance(data, dict) or "/" not in rel:
+        if not isinstance(data, dict) or "/" not in rel or "kind" not in data or "id" not in data:
             continue  # not an entity file: nothing of the contract, nothing to compare
         key = _key_of(rel, data)
+        _check_identity(snap.spec, rel, data, key in by_key)
         by_key[key] = data
         texts[key] = text
     return Entities(by_key, texts, version)
@@ -72,6 +73,22 @@ def _as_current(data: Entity) -> Entity:
     except ValidationError:
         return data
     return found
+
+
+def _check_identity(spec: str, rel: str, data: Entity, seen: bool) -> None:
+    """An entity file must sit where the writer puts its id (``emit.entity_relpath``): a copy
+    elsewhere, or two files of one id, would hide a change, so the side is refused."""
+    try:
+        expected = entity_relpath(data)
+    except ValueError:
+        raise InputError(f"{spec}: {rel} holds an unsafe id {data.get('id')!r}") from None
+    if rel != expected:
+        raise InputError(
+            f"{spec}: {rel} holds {data.get('kind')} {data.get('id')}, whose file is {expected}: "
+            "a stray copy? remove it or run wahanorm convert again"
+        )
+    if seen:
+        raise InputError(f"{spec}: two files hold {data['kind']} {data['id']}")
 
 
 def _load_json(spec: str, rel: str, text: str) -> Any:

@@ -65,9 +65,24 @@ def _list_blobs(rev: str, path: str, top: Path) -> list[tuple[str, str]]:
             continue
         meta, _, name = record.partition("\t")
         mode, kind, oid = meta.split(" ")
+        if unsafe_tree_path(name):
+            raise InputError(f"{rev}: the tree holds an unsafe path {name!r}: refused")
         if kind == "blob" and mode in ("100644", "100755"):
             blobs.append((oid, name))
     return blobs
+
+
+def unsafe_tree_path(name: str) -> bool:
+    """True for a tree path that could leave the folder it is written under: absolute, with
+    ``..``, ``.`` or empty parts, a backslash or a control character."""
+    parts = name.split("/")
+    return (
+        not name
+        or name.startswith("/")
+        or "\\" in name
+        or any(part in ("", ".", "..") for part in parts)
+        or any(ord(c) < 32 for c in name)
+    )
 
 
 def _read_blobs(listing: list[tuple[str, str]], root: str, top: Path) -> dict[str, bytes]:

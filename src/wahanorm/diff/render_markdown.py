@@ -7,7 +7,7 @@ import html
 import re
 from itertools import groupby
 
-from wahanorm.diff.render_text import differ_line, edition_names, mixed_editions
+from wahanorm.diff.render_text import differ_line, edition_names, mixed_editions, printable
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, WordOp
 from wahanorm.diff.words import elide
 
@@ -40,6 +40,7 @@ def render_markdown(report: DiffReport, max_chars: int | None = None) -> str:
     """The whole report as GitHub-flavoured markdown; with ``max_chars``, cut after the last
     whole entity that fits (a GitHub comment holds 65536 characters) and say how many are
     left out, never silently."""
+    report = printable(report)
     text = _render(report)
     if max_chars is None or len(text) <= max_chars:
         return text

@@ -3,9 +3,12 @@ asked (the command asks when stdout is a terminal and NO_COLOR is not set)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, WordOp
 from wahanorm.diff.values import plain_words
 from wahanorm.diff.words import elide
+from wahanorm.ids import UNSAFE_CHARACTERS, escape_unsafe
 
 _COLOURS = {
     "added": "32",
@@ -44,8 +47,25 @@ def counts_line(c: Counts) -> str:
     return f"{c.added} added, {c.removed} removed, {c.renamed} renamed, {c.changed} changed"
 
 
+def _escaped(value: Any) -> Any:
+    if isinstance(value, str):
+        return escape_unsafe(value) if UNSAFE_CHARACTERS.search(value) else value
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    return value
+
+
+def printable(report: DiffReport) -> DiffReport:
+    """The report with every control character and bidi override in its text written as an
+    escape (``\\x1b``): what an input holds never drives the reader's terminal."""
+    return DiffReport.model_validate(_escaped(report.model_dump()))
+
+
 def render_text(report: DiffReport, colour: bool = False) -> str:
-    """The whole report as terminal text."""
+    """The whole report as terminal text (control characters escaped)."""
+    report = printable(report)
     lines = [paint(f"wahanorm diff {report.old.spec} → {report.new.spec}", "head", colour)]
     if report.old.data_version or report.new.data_version:
         lines.append(f"data: {report.old.data_version} → {report.new.data_version}")

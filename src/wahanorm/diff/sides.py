@@ -30,8 +30,13 @@ def is_output_folder(path: Path) -> bool:
 
 
 def _from_path(spec: str, path: Path) -> tuple[Snapshot, list[str]]:
-    if is_output_folder(path):
-        return Snapshot(spec, "output", emit.existing_outputs(path)), []
+    if is_output_folder(path) or (path / emit.JOURNAL).exists():
+        with emit.reading(path) as whole:
+            if not whole:
+                raise InputError(
+                    f"{spec}: holds a run cut short; run wahanorm convert to finish it"
+                )
+            return Snapshot(spec, "output", emit.existing_outputs(path)), []
     return _convert(spec, [path], "inputs")
 
 
@@ -63,6 +68,8 @@ def _from_git(spec: str, cwd: Path) -> tuple[Snapshot, list[str]]:
         root = Path(tmp) / "side"
         for rel, data in files.items():
             target = root.joinpath(*PurePosixPath(rel).parts)
+            if not target.resolve().is_relative_to(root.resolve()):  # read_tree refuses it too
+                raise InputError(f"{spec}: the tree holds an unsafe path {rel!r}")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         single = len(files) == 1 and "/" not in next(iter(files))
