@@ -4,6 +4,7 @@ exit codes and the cache folder it keeps."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import jsonschema
@@ -11,6 +12,8 @@ import pytest
 
 from wahanorm import cli, pipeline
 from wahanorm.models import Rule
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _schema(capsys: pytest.CaptureFixture[str]) -> dict:
@@ -73,3 +76,20 @@ def test_convert_writes_a_cache_that_is_safe_to_delete(
     assert cli.main(args) == 0
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")} == first
     assert "4 inputs" in capsys.readouterr().out
+
+
+def test_a_folders_readme_is_skipped_aloud_but_a_named_file_is_read(
+    tmp_path: Path, repo_cwd: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = tmp_path / "dumps"
+    inputs.mkdir()
+    shutil.copy(REPO / "raw" / "000_47df9cafce3cbdb4.txt", inputs / "page.txt")
+    (inputs / "README.md").write_text("# My dumps\n\nSaved from the site on Monday.\n")
+    out = tmp_path / "out"
+    assert cli.main(["convert", str(inputs), "--out", str(out), "--no-cache"]) == 0
+    said = capsys.readouterr()
+    assert "README.md" in said.err and "skipped" in said.err
+    # Named on its own, the same file is read, and it is no rules text: an error, exit 1.
+    lone = ["convert", str(inputs / "README.md"), "--out", str(tmp_path / "o2"), "--no-cache"]
+    assert cli.main(lone) == 1
+    assert "unknown-layout" in capsys.readouterr().err

@@ -21,6 +21,9 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Inputs larger than this are refused with a diagnostic (documented in the README)."""
 
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ""})
+FOLDER_TEXT_SUFFIXES = frozenset({".txt", ".text"})
+"""A folder's text files read as dumps: its ``README.md`` or ``LICENSE`` are no rules text (a
+file named on the command line is read whatever its ending)."""
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 EXPORT_MARKERS = ("Datasheets.csv", "Stratagems.csv")
 
@@ -52,12 +55,13 @@ def is_export_dir(path: Path) -> bool:
     return path.is_dir() and any((path / name).is_file() for name in EXPORT_MARKERS)
 
 
-def format_of(path: Path) -> Format | None:
-    """The format a file's name promises, or None for a file that is not an input."""
+def format_of(path: Path, in_folder: bool = False) -> Format | None:
+    """The format a file's name promises, or None for a file that is not an input (in a folder,
+    only ``.txt``/``.text`` files are text inputs)."""
     suffix = path.suffix.lower()
     if suffix in HTML_SUFFIXES:
         return "html"
-    if suffix in TEXT_SUFFIXES:
+    if suffix in (FOLDER_TEXT_SUFFIXES if in_folder else TEXT_SUFFIXES):
         return "dump"
     return None
 
@@ -100,7 +104,7 @@ def _walk(root: Path, items: list[InputItem], skipped: list[tuple[str, str]]) ->
             path = here / name
             if name.startswith("."):
                 continue
-            fmt = format_of(path)
+            fmt = format_of(path, in_folder=True)
             if fmt is None:
                 skipped.append((display_path(path), f"not a known input format ({path.suffix})"))
             elif not path.is_file():

@@ -417,10 +417,20 @@ def _ability(ctx: ExportContext, row: Record) -> tuple[str, Ability | None]:
     glossary_id = row.get("ability_id")
     if not name and glossary_id:
         name = _glossary_name(ctx, glossary_id)
+    if not name and glossary_id:
+        # A link out of the export (a sample, or a row the site removed): the unit lacks it.
+        ctx.report.warning(
+            "dangling-link",
+            f"link to ability_id {glossary_id!r}, which the export does not hold; the "
+            "datasheet is without that ability",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+        return group, None
     if not name:
         ctx.report.error(
             "missing-field",
-            f"ability row names no ability (ability id {glossary_id!r}); left out",
+            "ability row names no ability (neither a name nor an ability id); left out",
             line=row.line_start,
             path=ctx.path(table),
         )
