@@ -199,3 +199,33 @@ def test_edition_narrows_the_search_and_names_itself_in_the_choices(
     assert (code, err) == (0, "") and out.splitlines()[1].endswith("10th edition")
     code, _, err = show(capsys, "world-eaters/bloodthirster", "--edition", "11")
     assert code == 2 and "nothing is named" in err
+
+
+def test_the_11th_edition_facts_are_on_the_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = REPO / "tests/fixtures/export/wahapedia-11ed-2026-09-13-sample"
+    wahanorm.write(tmp_path / "out", wahanorm.convert(sample))
+    out = str(tmp_path / "out")
+    # Detachments.csv: 000000765|AC|Shield Host|||2|Purge the Foe|
+    assert cli.main(["show", "shield host", "--out", out, "--kind", "detachment"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:3] == [
+        "Adeptus Custodes · detachment · adeptus-custodes/shield-host · 11th edition",
+        "2 DP · Force disposition: Purge the Foe",
+    ]
+    # Datasheets.csv: the Weirdboy's is_support is true.
+    assert cli.main(["show", "orks/weirdboy", "--out", out]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("· support character")
+
+
+def test_a_detachment_rule_card_has_its_sub_abilities_and_restrictions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = show(capsys, "khorne-daemonkin/blood-tithe")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[lines.index("Daemonic Rage [3BTP]:") + 1] == (
+        "  Melee weapons equipped by BLOOD LEGIONS units from your army have the [lance] ability."
+    )
+    assert lines[lines.index("RESTRICTIONS:") + 1].startswith("  You can include the BLOOD LEGIONS")

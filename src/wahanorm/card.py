@@ -222,6 +222,8 @@ def _datasheet(d: JSON, style: Style) -> list[str]:
     facts = [d.get("faction"), "datasheet", d["id"], f"{_ordinal(_edition(d))} edition"]
     if d.get("base_size"):
         facts.append(f"base {d['base_size']}")
+    if d.get("is_support"):
+        facts.append("support character")
     lines = [*_title(d, style), _clean(" · ".join(str(f) for f in facts if f))]
     if d.get("profiles"):
         lines += ["", *_profiles_table(d["profiles"])]
@@ -362,10 +364,28 @@ def _generic(e: JSON, style: Style) -> list[str]:
     lines = [*_title(e, style, right), _clean(" · ".join(str(c) for c in context if c))]
     if e.get("rule_number"):
         lines.append(_clean(f"Rule {e['rule_number']}"))
+    # The 11th edition's facts of a detachment and an enhancement, where the source has them.
+    facts = [
+        f"{e['dp']} DP" if e.get("dp") is not None else None,
+        e.get("force_disposition") and f"Force disposition: {e['force_disposition']}",
+        "Upgrade" if e.get("upgrade") else None,
+        e.get("support_leader") and f"Support character: {e['support_leader']}",
+    ]
+    if any(facts):
+        lines.append(_clean(" · ".join(f for f in facts if f)))
     if e.get("flavour"):
         lines += ["", *style.wrap(e["flavour"], indent="")]
     if e.get("text"):
         lines += ["", *style.wrap(e["text"], indent="")]
+    for ability in e.get("abilities", []):
+        cost = f" [{ability['cost']}]" if ability.get("cost") else ""
+        lines += [
+            "",
+            style.heading(_clean(f"{ability['name']}{cost}:")),
+            *style.wrap(ability["text"]),
+        ]
+    if e.get("restrictions"):
+        lines += ["", style.heading("RESTRICTIONS:"), *style.wrap(e["restrictions"])]
     for section in e.get("sections", []):
         lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
     return lines
