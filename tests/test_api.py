@@ -44,6 +44,12 @@ def test_every_public_name_resolves_and_nothing_else_does() -> None:
         wahanorm.__all__
     )
     assert set(wahanorm.__all__) <= set(dir(wahanorm))
+    # Every kind of entity has its model in the API, the detachment (issue 10) too.
+    from wahanorm.models import KINDS, Entity
+
+    models = [getattr(wahanorm, n) for n in wahanorm.__all__ if n[0].isupper()]
+    entities = [m for m in models if isinstance(m, type) and issubclass(m, Entity)]
+    assert {m.model_fields["kind"].default for m in entities} == set(KINDS)
     with pytest.raises(AttributeError):
         _ = wahanorm.pipeline_convert  # type: ignore[attr-defined]
 

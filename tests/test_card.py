@@ -30,7 +30,7 @@ def test_a_datasheet_card_has_its_weapons_abilities_keywords_and_points(
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "BLOODTHIRSTER"
-    assert lines[1] == "World Eaters · datasheet · world-eaters/bloodthirster"
+    assert lines[1] == "World Eaters · datasheet · world-eaters/bloodthirster · 10th edition"
     header = next(line for line in lines if "RANGED WEAPONS" in line)
     assert header.split() == [
         "RANGED",
@@ -71,7 +71,9 @@ def test_a_stratagem_card_has_cp_timing_and_its_sections(
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("MOUNT UP, LADZ") and lines[0].endswith("1 CP")
-    assert lines[1] == "Blitz Brigade – Strategic Ploy · stratagem · blitz-brigade/mount-up-ladz"
+    assert lines[1] == (
+        "Blitz Brigade – Strategic Ploy · stratagem · blitz-brigade/mount-up-ladz · 11th edition"
+    )
     assert "Timing: either player's Fight phase" in lines
     assert lines[lines.index("WHEN:") + 1] == "  End of the Fight phase."
     assert "TARGET:" in lines and "EFFECT:" in lines
@@ -94,11 +96,15 @@ def test_names_are_matched_forgivingly(capsys: pytest.CaptureFixture[str], query
 
 
 def test_ambiguous_names_list_the_choices_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    # out/ holds both stratagems in both editions: two entities to choose from, each one line
+    # naming its editions (the one shown first), not four.
     code, out, err = show(capsys, "Command Re-roll")
     assert (code, out) == (2, "")
-    assert "2 entities match 'Command Re-roll'" in err
-    assert "  boarding-actions/command-re-roll  (stratagem: COMMAND RE-ROLL)" in err
-    assert "  core/command-re-roll  (stratagem: COMMAND RE-ROLL)" in err
+    assert err.splitlines() == [
+        "wahanorm show: 2 entities match 'Command Re-roll'; give an id:",
+        "  boarding-actions/command-re-roll  (stratagem, 11th and 10th editions: COMMAND RE-ROLL)",
+        "  core/command-re-roll  (stratagem, 11th and 10th editions: COMMAND RE-ROLL)",
+    ]
     code, out, _ = show(capsys, "core/command-re-roll")
     assert code == 0 and out.startswith("COMMAND RE-ROLL")
 
@@ -114,7 +120,7 @@ def test_nothing_found_exits_2_and_so_does_a_missing_folder(
 
 def test_kind_narrows_the_search(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = show(capsys, "deadly demise", "--kind", "rule")
-    assert code == 0 and out.splitlines()[1] == "rule · core/deadly-demise"
+    assert code == 0 and out.splitlines()[1] == "rule · core/deadly-demise · 10th edition"
     code, _, err = show(capsys, "deadly demise", "--kind", "stratagem")
     assert code == 2 and "nothing is named" in err
 
@@ -160,21 +166,66 @@ def test_timing_says_whose_turn_for_each_phase() -> None:
     assert timing_text(any_phase) == "either player's turn: any phase (excluding Command)"
 
 
+def test_one_entity_in_both_editions_shows_the_current_one_and_names_the_other(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # out/ holds core/command-re-roll twice: 10th edition (Rule 15.02 of the 10th-edition dumps)
+    # and 11th edition (from the 11th-edition dump). The id alone shows the 11th, and says so.
+    code, out, err = show(capsys, "core/command-re-roll")
+    assert code == 0
+    assert out.splitlines()[1] == "Core · stratagem · core/command-re-roll · 11th edition"
+    assert err == (
+        "wahanorm show: core/command-re-roll is also in the 10th edition (--edition 10 shows it)\n"
+    )
+    # A name that only this entity has does the same.
+    code, out, err = show(capsys, "fire overwatch")
+    assert code == 0 and out.splitlines()[1].endswith("core/fire-overwatch · 11th edition")
+    assert "also in the 10th edition" in err
+
+
 def test_edition_narrows_the_search_and_names_itself_in_the_choices(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = show(capsys, "core/command-re-roll", "--edition", "10")
+    assert (code, err) == (0, "")  # no other edition to name: the user chose
+    assert out.splitlines()[1] == (
+        "Core – Battle Tactic · stratagem · core/command-re-roll · 10th edition"
+    )
+    code, _, err = show(capsys, "command re-roll", "--edition", "11")
+    assert code == 2
+    assert "  core/command-re-roll  (stratagem, 11th edition: COMMAND RE-ROLL)" in err.splitlines()
+    # Present in the 10th edition only: shown without a note, whatever the current edition.
+    code, out, err = show(capsys, "world-eaters/bloodthirster")
+    assert (code, err) == (0, "") and out.splitlines()[1].endswith("10th edition")
+    code, _, err = show(capsys, "world-eaters/bloodthirster", "--edition", "11")
+    assert code == 2 and "nothing is named" in err
+
+
+def test_the_11th_edition_facts_are_on_the_cards(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The index of an output holding both editions names each entry's edition (contract v2).
-    import json
-    import shutil
+    sample = REPO / "tests/fixtures/export/wahapedia-11ed-2026-09-13-sample"
+    wahanorm.write(tmp_path / "out", wahanorm.convert(sample))
+    out = str(tmp_path / "out")
+    # Detachments.csv: 000000765|AC|Shield Host|||2|Purge the Foe|
+    assert cli.main(["show", "shield host", "--out", out, "--kind", "detachment"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:3] == [
+        "Adeptus Custodes · detachment · adeptus-custodes/shield-host · 11th edition",
+        "2 DP · Force disposition: Purge the Foe",
+    ]
+    # Datasheets.csv: the Weirdboy's is_support is true.
+    assert cli.main(["show", "orks/weirdboy", "--out", out]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("· support character")
 
-    out = tmp_path / "out"
-    shutil.copytree(OUT, out)
-    index = json.loads((out / "index.json").read_text())
-    for entry in index["entities"]:
-        entry["edition"] = 11 if entry["id"] == "core/command-re-roll" else 10
-    (out / "index.json").write_text(json.dumps(index))
-    assert cli.main(["show", "command re-roll", "--out", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert "  core/command-re-roll  (stratagem, 11th edition: COMMAND RE-ROLL)" in err
-    assert cli.main(["show", "command re-roll", "--out", str(out), "--edition", "11"]) == 0
-    assert "core/command-re-roll" in capsys.readouterr().out.splitlines()[1]
+
+def test_a_detachment_rule_card_has_its_sub_abilities_and_restrictions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = show(capsys, "khorne-daemonkin/blood-tithe")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[lines.index("Daemonic Rage [3BTP]:") + 1] == (
+        "  Melee weapons equipped by BLOOD LEGIONS units from your army have the [lance] ability."
+    )
+    assert lines[lines.index("RESTRICTIONS:") + 1].startswith("  You can include the BLOOD LEGIONS")

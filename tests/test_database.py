@@ -1,5 +1,7 @@
 """The SQLite database of a conversion: the README's five queries answer what the JSON says
-(on the committed export slice and, when present, the whole February 2026 export), keys hold,
+(on the committed export slice and, when present, the whole February 2026 export, each converted
+together with the 11th-edition sample so that one output holds both editions, with the same ids
+in each), keys hold,
 every table matches the JSON it came from, and the same output gives the same bytes."""
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from wahanorm.outputs import Output
 
 REPO = Path(__file__).resolve().parents[1]
 SLICE = REPO / "tests" / "fixtures" / "export" / "wahapedia-10ed-2026-02-14"
+ELEVENTH = REPO / "tests" / "fixtures" / "export" / "wahapedia-11ed-2026-09-13-sample"
 CORPUS = REPO.parent / "shared" / "corpus" / "wahapedia-10ed-2026-02-14"
+CORPUS_ELEVENTH = REPO.parent / "shared" / "corpus" / "wahapedia-11ed-2026-09-13-sample"
 JSON = dict[str, Any]
 
 
@@ -33,8 +37,8 @@ class Built:
     path: Path
 
 
-def _build(source: Path, folder: Path) -> Built:
-    files = wahanorm.convert(source).files()
+def _build(sources: list[Path], folder: Path) -> Built:
+    files = wahanorm.convert(sources).files()
     output = Output.from_files(files)
     by_kind: dict[str, list[JSON]] = {}
     for entity in output.entities():
@@ -45,18 +49,18 @@ def _build(source: Path, folder: Path) -> Built:
 
 @pytest.fixture(scope="module")
 def slice_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
-    built = _build(SLICE, tmp_path_factory.mktemp("slice"))
+    built = _build([SLICE, ELEVENTH], tmp_path_factory.mktemp("slice"))
     yield built
     built.db.close()
 
 
 @pytest.fixture(scope="module")
 def corpus_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
-    if not CORPUS.is_dir():
+    if not CORPUS.is_dir() or not CORPUS_ELEVENTH.is_dir():
         pytest.skip(
             f"{CORPUS} is absent (the shared data sits beside the repo on the team's machines)"
         )
-    built = _build(CORPUS, tmp_path_factory.mktemp("corpus"))
+    built = _build([CORPUS, CORPUS_ELEVENTH], tmp_path_factory.mktemp("corpus"))
     yield built
     built.db.close()
 
@@ -73,7 +77,7 @@ def readme_queries() -> dict[str, str]:
 
 def opponent_shooting(e: dict[str, list[JSON]]) -> list[tuple[Any, ...]]:
     found = [
-        (s["id"], s["name"], s["cp"], s["source"])
+        (s["edition"], s["id"], s["name"], s["cp"], s["source"])
         for s in e.get("stratagem", [])
         if s["timing"]
         and any(
@@ -86,8 +90,8 @@ def opponent_shooting(e: dict[str, list[JSON]]) -> list[tuple[Any, ...]]:
 
 def anti_infantry(e: dict[str, list[JSON]]) -> list[tuple[Any, ...]]:
     return [
-        (d["id"], w["name"], w["profile"], a["threshold"])
-        for d in sorted(e.get("datasheet", []), key=lambda d: d["id"])
+        (d["edition"], d["id"], w["name"], w["profile"], a["threshold"])
+        for d in sorted(e.get("datasheet", []), key=lambda d: (d["edition"], d["id"]))
         for w in d["weapons"]
         for a in w["abilities"]
         if a["id"] == "anti" and a["keyword"] == "INFANTRY"
@@ -101,33 +105,39 @@ def tough_and_cheap(e: dict[str, list[JSON]]) -> list[tuple[Any, ...]]:
         costs = [p["points"] for p in d["points"] if not p.get("add_on")]
         toughness = [t for t in toughness if t is not None]
         if toughness and costs and max(toughness) >= 10 and min(costs) < 150:
-            found.append((d["id"], d["name"], max(toughness), min(costs)))
+            found.append((d["edition"], d["id"], d["name"], max(toughness), min(costs)))
     return sorted(found)
 
 
-def _texts(e: dict[str, list[JSON]]) -> Iterator[tuple[str, str, str, str]]:
-    """(kind, id, field, text) of every rules text of the output."""
+def _texts(e: dict[str, list[JSON]]) -> Iterator[tuple[int, str, str, str, str]]:
+    """(edition, kind, id, field, text) of every rules text of the output."""
     for d in e.get("datasheet", []):
         for group, abilities in d["abilities"].items():
             for ability in abilities:
-                yield "datasheet", d["id"], f"ability:{group}", ability["text"] or ""
-        yield "datasheet", d["id"], "damaged", (d["damaged"] or {}).get("text", "")
+                yield d["edition"], "datasheet", d["id"], f"ability:{group}", ability["text"] or ""
+        yield d["edition"], "datasheet", d["id"], "damaged", (d["damaged"] or {}).get("text", "")
     for s in e.get("stratagem", []):
         for field in ("when", "target", "effect", "restrictions"):
-            yield "stratagem", s["id"], field, s[field] or ""
+            yield s["edition"], "stratagem", s["id"], field, s[field] or ""
     for kind in ("rule", "detachment_rule", "enhancement"):
         for x in e.get(kind, []):
-            yield kind, x["id"], "text", x["text"] or ""
+            yield x["edition"], kind, x["id"], "text", x["text"] or ""
+    for r in e.get("detachment_rule", []):
+        yield r["edition"], "detachment_rule", r["id"], "restrictions", r["restrictions"] or ""
+        for n, ability in enumerate(r["abilities"]):
+            yield r["edition"], "detachment_rule", r["id"], f"ability:{n}", ability["text"]
 
 
 def fights_first(e: dict[str, list[JSON]]) -> list[tuple[Any, ...]]:
     phrase = re.compile(r"(?<![^\W_])fights[\W_]+first(?![^\W_])", re.I)
-    return sorted({(k, i, f) for k, i, f, text in _texts(e) if phrase.search(text)})
+    return sorted({(ed, k, i, f) for ed, k, i, f, text in _texts(e) if phrase.search(text)})
 
 
-def leaders_of_boyz(e: dict[str, list[JSON]]) -> list[tuple[Any, ...]]:
+def leaders_of_boyz(e: dict[str, list[JSON]], edition: int = 11) -> list[tuple[Any, ...]]:
     return sorted(
-        (d["id"], d["name"]) for d in e.get("datasheet", []) if "orks/boyz" in d["leader"]
+        (d["id"], d["name"])
+        for d in e.get("datasheet", [])
+        if d["edition"] == edition and "orks/boyz" in d["leader"]
     )
 
 
@@ -151,6 +161,19 @@ def test_readme_query_on_the_slice_answers_what_the_json_says(slice_db: Built, n
     assert [tuple(r) for r in rows] == expected
     if name not in ("tough-and-cheap", "fights-first"):  # the slice has no such unit or text
         assert expected, "the slice should hold an answer"
+    if name == "opponent-shooting":  # both editions, each row saying which
+        assert {row[0] for row in expected} == {10, 11}
+
+
+def test_the_leaders_query_answers_for_the_11th_edition_only(slice_db: Built) -> None:
+    # Boyz are in both editions, led by other characters in each: the query's edition matters,
+    # and a link resolves to the datasheet of its own edition (the 11th-edition Warboss).
+    rows = slice_db.db.execute(readme_queries()["leaders-of-boyz"]).fetchall()
+    assert [tuple(r) for r in rows] == [("orks/warboss", "Warboss"), ("orks/weirdboy", "Weirdboy")]
+    assert leaders_of_boyz(slice_db.entities, 10) == [
+        ("orks/ghazghkull-thraka", "Ghazghkull Thraka"),
+        ("orks/warboss", "Warboss"),
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))
@@ -160,12 +183,16 @@ def test_readme_query_on_the_whole_export_answers_what_the_json_says(
     rows = corpus_db.db.execute(readme_queries()[name]).fetchall()
     expected = ANSWERS[name](corpus_db.entities)
     assert [tuple(r) for r in rows] == expected
-    assert len(expected) > 10
+    # The 11th edition is only the sample's few units: its leaders of Boyz are two.
+    assert len(expected) > 10 or (name == "leaders-of-boyz" and expected)
 
 
 def test_the_readme_counts_are_the_whole_exports(corpus_db: Built) -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    said = re.search(r"On the February 2026 export these give ([\d, and]+) rows", readme)
+    said = re.search(
+        r"On the February 2026 export with the 11th-edition sample these give ([\d, and]+) rows",
+        readme,
+    )
     assert said
     counts = [int(n) for n in re.findall(r"\d+", said.group(1))]
     queries = readme_queries()
@@ -188,6 +215,7 @@ def test_every_table_holds_what_the_json_holds(slice_db: Built) -> None:
         ("datasheet", "datasheets"),
         ("stratagem", "stratagems"),
         ("rule", "rules"),
+        ("detachment", "detachments"),
         ("detachment_rule", "detachment_rules"),
         ("enhancement", "enhancements"),
     ):
@@ -205,13 +233,28 @@ def test_every_table_holds_what_the_json_holds(slice_db: Built) -> None:
     assert _count(db, "stratagem_phases") == sum(
         len(s["timing"]["phases"]) for s in e["stratagem"] if s["timing"]
     )
+    assert _count(db, "stratagem_excluded_phases") == sum(
+        len(s["timing"]["excluded_phases"]) for s in e["stratagem"] if s["timing"]
+    )
+    assert _count(db, "detachment_abilities") == sum(
+        len(r["abilities"]) for r in e["detachment_rule"]
+    )
+    sections = {
+        (r["edition"], r["id"], n, sec["label"], sec["text"])
+        for r in e["rule"]
+        for n, sec in enumerate(r["sections"])
+    }
+    assert sections, "the 11th-edition sample holds moves with sections"
+    assert set(db.execute("SELECT * FROM rule_sections")) == sections
     assert _count(db, "sources") == sum(len(x["sources"]) for v in e.values() for x in v)
-    cp = dict(db.execute("SELECT id, cp FROM stratagems").fetchall())
-    assert cp == {s["id"]: s["cp"] for s in e["stratagem"]}
-    boyz = next(d for d in sheets if d["id"] == "orks/boyz")
+    cp = {(ed, i): cp for ed, i, cp in db.execute("SELECT edition, id, cp FROM stratagems")}
+    assert cp == {(s["edition"], s["id"]): s["cp"] for s in e["stratagem"]}
+    both = {i for ed, i in cp if ed == 10} & {i for ed, i in cp if ed == 11}
+    assert "core/command-re-roll" in both  # one id, a row in each edition
+    boyz = next(d for d in sheets if d["id"] == "orks/boyz" and d["edition"] == 11)
     stats = db.execute(
         "SELECT name, toughness, toughness_value, save, save_value FROM profiles "
-        "WHERE datasheet_id = 'orks/boyz' ORDER BY position"
+        "WHERE edition = 11 AND datasheet_id = 'orks/boyz' ORDER BY position"
     ).fetchall()
     assert stats == [
         (p["name"], p["toughness"]["text"], p["toughness"]["value"], p["save"]["text"],
@@ -222,17 +265,74 @@ def test_every_table_holds_what_the_json_holds(slice_db: Built) -> None:
     assert version and version[:4] == "2026"
 
 
+def test_the_11th_edition_fields_have_columns(slice_db: Built) -> None:
+    e, db = slice_db.entities, slice_db.db
+    got = set(db.execute("SELECT edition, id, dp, force_disposition, faction FROM detachments"))
+    assert got == {
+        (d["edition"], d["id"], d["dp"], d["force_disposition"], d["faction"])
+        for d in e["detachment"]
+    }
+    assert any(dp is not None for _, _, dp, _, _ in got)
+    support = dict(
+        db.execute("SELECT id, is_support FROM datasheets WHERE edition = 11 ORDER BY id")
+    )
+    assert support == {d["id"]: int(d["is_support"]) for d in e["datasheet"] if d["edition"] == 11}
+    assert support["orks/weirdboy"] == 1
+    upgrades = set(db.execute("SELECT edition, id, upgrade, support_leader FROM enhancements"))
+    assert upgrades == {
+        (x["edition"], x["id"], None if x["upgrade"] is None else int(x["upgrade"]),
+         x["support_leader"])
+        for x in e["enhancement"]
+    }  # fmt: skip
+    abilities = [
+        (r["edition"], r["id"], n, a["name"], a["cost"], a["text"])
+        for r in sorted(e["detachment_rule"], key=lambda r: (r["edition"], r["id"]))
+        for n, a in enumerate(r["abilities"])
+    ]
+    assert [tuple(r) for r in db.execute(
+        "SELECT * FROM detachment_abilities ORDER BY edition, detachment_rule_id, position"
+    )] == abilities  # fmt: skip
+    restrictions = set(db.execute("SELECT edition, id, restrictions FROM detachment_rules"))
+    assert restrictions == {
+        (r["edition"], r["id"], r["restrictions"]) for r in e["detachment_rule"]
+    }
+    any_phase = set(db.execute("SELECT edition, id, any_phase FROM stratagems"))
+    assert any_phase == {
+        (s["edition"], s["id"], int(s["timing"]["any_phase"]) if s["timing"] else None)
+        for s in e["stratagem"]
+    }
+    excluded = set(db.execute("SELECT * FROM stratagem_excluded_phases"))
+    assert excluded == {
+        (s["edition"], s["id"], p)
+        for s in e["stratagem"]
+        if s["timing"]
+        for p in s["timing"]["excluded_phases"]
+    }
+
+
 def test_keys_are_declared_and_hold(slice_db: Built) -> None:
     db = slice_db.db
     assert db.execute("PRAGMA foreign_key_check").fetchall() == []
     parents = {row[2] for row in db.execute("PRAGMA foreign_key_list(weapon_abilities)")}
     assert parents == {"weapons"}
-    parents = {row[2] for row in db.execute("PRAGMA foreign_key_list(stratagem_phases)")}
-    assert parents == {"stratagems"}
+    keys = {
+        (row[2], row[3], row[4]) for row in db.execute("PRAGMA foreign_key_list(stratagem_phases)")
+    }
+    assert keys == {("stratagems", "edition", "edition"), ("stratagems", "stratagem_id", "id")}
+    keys = {(row[2], row[3], row[4]) for row in db.execute("PRAGMA foreign_key_list(weapons)")}
+    assert keys == {("datasheets", "edition", "edition"), ("datasheets", "datasheet_id", "id")}
     with pytest.raises(sqlite3.IntegrityError):
         db.execute(
-            "INSERT INTO stratagems (id, name, source) SELECT id, name, source FROM stratagems LIMIT 1"
+            "INSERT INTO stratagems (edition, id, name, source) "
+            "SELECT edition, id, name, source FROM stratagems LIMIT 1"
         )
+    # The same id in the other edition is another stratagem.
+    db.execute(
+        "INSERT INTO stratagems (edition, id, name, source) "
+        "SELECT 11, id, name, source FROM stratagems "
+        "WHERE edition = 10 AND id NOT IN (SELECT id FROM stratagems WHERE edition = 11) LIMIT 1"
+    )
+    db.rollback()
     plan = " ".join(
         str(row[3])
         for row in db.execute(
@@ -245,17 +345,19 @@ def test_keys_are_declared_and_hold(slice_db: Built) -> None:
 def test_full_text_search_finds_words_in_any_rules_text(slice_db: Built) -> None:
     db = slice_db.db
     hits = db.execute(
-        "SELECT kind, entity_id, field FROM rules_text WHERE rules_text MATCH 'mortal' "
-        "ORDER BY kind, entity_id, field"
+        "SELECT edition, kind, entity_id, field FROM rules_text WHERE rules_text MATCH 'mortal' "
+        "ORDER BY edition, kind, entity_id, field"
     ).fetchall()
     expected = sorted(
-        {(k, i, f) for k, i, f, t in _texts(slice_db.entities) if re.search(r"\bmortal\b", t, re.I)}
-    )
+        {(ed, k, i, f) for ed, k, i, f, t in _texts(slice_db.entities)
+         if re.search(r"\bmortal\b", t, re.I)}
+    )  # fmt: skip
+    assert {h[0] for h in hits} == {10, 11}
     assert [tuple(h) for h in hits] == expected and expected
 
 
 def test_the_same_output_gives_the_same_bytes(slice_db: Built, tmp_path: Path) -> None:
-    again = _build(SLICE, tmp_path)
+    again = _build([SLICE, ELEVENTH], tmp_path)
     again.db.close()
     assert again.path.read_bytes() == slice_db.path.read_bytes()
 
@@ -265,9 +367,9 @@ def test_the_phase_table_says_whose_turn_for_each_phase() -> None:
         "turn": "either",
         "phases": [{"phase": "shooting", "turn": "opponent"}, {"phase": "fight", "turn": "either"}],
     }
-    assert list(_stratagem_phase_rows("x", timing)) == [
-        ("x", "shooting", "opponent"),
-        ("x", "fight", "either"),
+    assert list(_stratagem_phase_rows(11, "x", timing)) == [
+        (11, "x", "shooting", "opponent"),
+        (11, "x", "fight", "either"),
     ]
 
 
@@ -281,9 +383,16 @@ def test_db_command_and_convert_sqlite_write_the_same_database(
     assert (tmp_path / "a.db").read_bytes() == (tmp_path / "b.db").read_bytes()
     assert "b.db" in capsys.readouterr().out
     with sqlite3.connect(tmp_path / "a.db") as db:
-        names = {n for (n,) in db.execute("SELECT name FROM datasheets")}
+        names = set(db.execute("SELECT edition, name FROM datasheets"))
+        rerolls = set(
+            db.execute("SELECT edition, kind FROM entities WHERE id = 'core/command-re-roll'")
+        )
     db.close()
-    assert names == {"Bloodthirster", "'Iron Hand' Straken", "The Archivist", "Ufthak Blackhawk"}
+    assert names == {
+        (10, "Bloodthirster"), (10, "'Iron Hand' Straken"), (10, "The Archivist"),
+        (11, "Ufthak Blackhawk"),
+    }  # fmt: skip
+    assert rerolls == {(10, "stratagem"), (11, "stratagem")}  # one output, both editions
 
 
 def test_db_of_a_folder_that_is_no_output_is_a_usage_error(
@@ -297,6 +406,6 @@ def test_db_of_a_folder_that_is_no_output_is_a_usage_error(
 def test_a_database_is_replaced_whole(slice_db: Built, tmp_path: Path) -> None:
     target = tmp_path / "rules.db"
     target.write_bytes(b"an old file that is not a database")
-    build_database(Output.from_files(wahanorm.convert(SLICE).files()), target)
+    build_database(Output.from_files(wahanorm.convert([SLICE, ELEVENTH]).files()), target)
     assert target.read_bytes() == slice_db.path.read_bytes()
     assert [p.name for p in tmp_path.iterdir()] == ["rules.db"]  # no temporary file left

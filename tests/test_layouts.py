@@ -142,15 +142,17 @@ def test_weapon_without_a_characteristic_on_a_page_is_a_warning() -> None:
 
 
 def test_terminal_shows_the_warnings_and_exit_1_on_errors(tmp_path: Path) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
     for name in ("no_profile_pipe.txt", "index_pdf.txt"):
-        shutil.copy(FIXTURES / name, tmp_path / name)
+        shutil.copy(FIXTURES / name, inputs / name)
     result = subprocess.run(
         [
             sys.executable,
             "-m",
             "wahanorm",
             "convert",
-            str(tmp_path),
+            str(inputs),
             "--out",
             str(tmp_path / "out"),
             "--no-cache",

@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from wahanorm import cli
+from wahanorm.outputs import entity_file
 from wahanorm.schema import entity_schema, index_schema, schema_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,30 +35,51 @@ def test_schema_prints_the_entity_schema_by_default(capsys: pytest.CaptureFixtur
     assert json.loads(capsys.readouterr().out) == entity_schema()
 
 
+def _index() -> dict[str, Any]:
+    data = json.loads((REPO / "out" / "index.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
 def test_every_committed_output_file_validates() -> None:
     entity = jsonschema.Draft202012Validator(entity_schema())
     index = jsonschema.Draft202012Validator(index_schema())
     files = sorted((REPO / "out").rglob("*.json"))
-    kinds = set()
+    listed = {entity_file(e) for e in _index()["entities"]}
+    assert {str(p.relative_to(REPO / "out")) for p in files} == listed | {"index.json"}
+    kinds, editions = set(), set()
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8"))
         validator = index if path.name == "index.json" else entity
         errors = [e.message for e in validator.iter_errors(data)]
         assert not errors, f"{path}: {errors[:3]}"
         kinds.add(data.get("kind"))
+        editions.add(data.get("edition"))
     assert kinds == {None, "datasheet", "stratagem", "detachment_rule", "enhancement", "rule"}
+    assert editions == {None, 10, 11}  # raw/ holds dumps of both editions
 
 
-def _rule() -> dict[str, Any]:
-    data = json.loads((REPO / "out/rule/core/deadly-demise.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
+def _entity(kind: str, wanted: str | None = None) -> dict[str, Any]:
+    """The committed file of the first index entry of ``kind`` (and id ``wanted``), found
+    through index.json and the one path function."""
+    entry = next(
+        e
+        for e in _index()["entities"]
+        if e["kind"] == kind and (wanted is None or e["id"] == wanted)
+    )
+    data = json.loads((REPO / "out" / entity_file(entry)).read_text(encoding="utf-8"))
+    assert isinstance(data, dict) and (data["kind"], data["id"]) == (kind, entry["id"])
+    assert data["edition"] == entry["edition"]
     return data
 
 
+def _rule() -> dict[str, Any]:
+    return _entity("rule", "core/deadly-demise")
+
+
 def _stratagem() -> dict[str, Any]:
-    path = next(iter(sorted((REPO / "out/stratagem").rglob("*.json"))))
-    data = json.loads(path.read_text(encoding="utf-8"))
-    assert isinstance(data, dict) and data["timing"] is not None
+    data = _entity("stratagem")
+    assert data["timing"] is not None
     return data
 
 
@@ -86,6 +108,9 @@ def test_each_kind_is_held_to_its_own_model() -> None:
         {k: v for k, v in rule.items() if k != "text"},  # a field missing
         {**stratagem, "timing": {**stratagem["timing"], "phases": ["teatime"]}},
         {**stratagem, "timing": {**stratagem["timing"], "turn": "mine"}},
+        {**rule, "edition": 12},  # an edition the game does not have
+        {**rule, "edition": "11"},
+        {k: v for k, v in rule.items() if k != "edition"},  # every file names its edition
     ]
     for data in wrong:
         with pytest.raises(jsonschema.ValidationError):
@@ -126,6 +151,20 @@ def test_closed_values_are_enums() -> None:
     assert defs["Stratagem"]["properties"]["kind"]["const"] == "stratagem"
     index_kinds = index_schema()["$defs"]["IndexEntry"]["properties"]["kind"]["enum"]
     assert index_kinds == entity_schema()["properties"]["kind"]["enum"]
+    assert index_kinds == [
+        "datasheet",
+        "stratagem",
+        "detachment",
+        "detachment_rule",
+        "enhancement",
+        "rule",
+    ]
+    assert defs["Detachment"]["properties"]["kind"]["const"] == "detachment"
+    for name in ("Datasheet", "Stratagem", "Detachment", "DetachmentRule", "Enhancement", "Rule"):
+        assert defs[name]["properties"]["edition"]["enum"] == [10, 11], name
+        assert "edition" in defs[name]["required"], name
+    entry = index_schema()["$defs"]["IndexEntry"]
+    assert entry["properties"]["edition"]["enum"] == [10, 11] and "edition" in entry["required"]
 
 
 def test_every_pydantic_model_and_field_of_the_contract_has_its_own_docstring() -> None:

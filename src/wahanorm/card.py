@@ -2,7 +2,11 @@
 
 The entity is found through ``index.json`` by id or by a forgiving name match (case, spacing
 and punctuation do not matter; a part of the name or a near miss will do); when several match,
-the choices are listed (exit 2). A datasheet shows its profiles and weapons as tables, its
+the choices are listed (exit 2). One output may hold both editions of the game under the same
+ids: when everything that matches is one entity in both editions, the current edition's
+(``CURRENT_EDITION``, the 11th) is shown, with a note naming the other edition and how to see it
+(``--edition``); entities told apart by more than their edition are listed as choices, each with
+its edition. A datasheet shows its profiles and weapons as tables, its
 abilities, composition, keywords and points; a stratagem its cost, timing and WHEN / TARGET /
 EFFECT / RESTRICTIONS; other kinds their text. Bold headings only on a terminal. Every value is
 printed with its control characters escaped, so no rules text can drive the terminal.
@@ -26,6 +30,8 @@ from wahanorm.outputs import JSON, Output
 EXIT_SHOWN = 0
 EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
 MAX_CHOICES = 30
+CURRENT_EDITION = 11
+"""The edition shown when a name or id is in both editions and ``--edition`` does not say."""
 
 
 def run_show(
@@ -39,10 +45,18 @@ def run_show(
         output = Output.from_folder(out)
         entries = [e for e in output.entries if _wanted(e, kind, edition)]
         found = find(entries, query)
-        if len(found) != 1:
+        chosen, others = pick(found)
+        if chosen is None:
             _print_choices(query, found, entries, sys.stderr)
             return EXIT_NOT_ONE
-        entity = output.entity(found[0])
+        entity = output.entity(chosen)
+        for other in others:
+            ed = _edition(other)
+            print(
+                f"wahanorm show: {_clean(str(other['id']))} is also in the {_ordinal(ed)} "
+                f"edition (--edition {ed} shows it)",
+                file=sys.stderr,
+            )
     except WahanormError as exc:
         print(f"wahanorm show: {exc.message}", file=sys.stderr)
         return EXIT_NOT_ONE
@@ -61,6 +75,30 @@ def _wanted(entry: JSON, kind: str | None, edition: int | None) -> bool:
     if kind is not None and entry.get("kind") != kind:
         return False
     return edition is None or entry.get("edition") in (None, edition)
+
+
+def _edition(entry: JSON) -> int:
+    return int(entry.get("edition") or 10)
+
+
+def _ordinal(edition: int) -> str:
+    return f"{edition}th"
+
+
+def pick(found: Sequence[JSON]) -> tuple[JSON | None, list[JSON]]:
+    """The entry to show of those ``find`` gave, and the other editions of it: the one entry;
+    or, when all are one entity (kind and id) in several editions, the current edition's (else
+    the latest). None when they are different entities (the user must choose)."""
+    if len(found) == 1:
+        return found[0], []
+    if not found or len({(e["kind"], e["id"]) for e in found}) != 1:
+        return None, []
+    editions = sorted({_edition(e) for e in found})
+    if len(editions) != len(found):  # the same entity twice in one edition: not ours to pick
+        return None, []
+    chosen = CURRENT_EDITION if CURRENT_EDITION in editions else editions[-1]
+    first = next(e for e in found if _edition(e) == chosen)
+    return first, sorted((e for e in found if e is not first), key=_edition)
 
 
 def _slug(text: str) -> str:
@@ -102,16 +140,25 @@ def _print_choices(query: str, found: list[JSON], entries: list[JSON], err: Text
         if hints:
             print(f"  did you mean: {', '.join(hints)}?", file=err)
         return
-    print(f"wahanorm show: {len(found)} entities match {_clean(query)!r}; give an id:", file=err)
-    for entry in found[:MAX_CHOICES]:
-        edition = f", {entry['edition']}th edition" if entry.get("edition") else ""
+    # One line per entity (kind and id), naming its editions, the current one first: an id
+    # in both editions is one choice (shown in the current edition, with a note).
+    groups: dict[tuple[str, str], list[JSON]] = {}
+    for entry in found:
+        groups.setdefault((str(entry["id"]), str(entry["kind"])), []).append(entry)
+    print(f"wahanorm show: {len(groups)} entities match {_clean(query)!r}; give an id:", file=err)
+    for (entity_id, kind), group in sorted(groups.items())[:MAX_CHOICES]:
+        shown, _ = pick(group)
+        first = shown or group[0]
+        editions = sorted({_edition(e) for e in group}, key=lambda ed: (ed != _edition(first), -ed))
+        said = " and ".join(_ordinal(ed) for ed in editions)
+        plural = "s" if len(editions) > 1 else ""
         print(
-            f"  {_clean(str(entry['id']))}  ({entry['kind']}{edition}: "
-            f"{_clean(str(entry['name']))})",
+            f"  {_clean(entity_id)}  ({kind}, {said} edition{plural}: "
+            f"{_clean(str(first['name']))})",
             file=err,
         )
-    if len(found) > MAX_CHOICES:
-        print(f"  … and {len(found) - MAX_CHOICES} more", file=err)
+    if len(groups) > MAX_CHOICES:
+        print(f"  … and {len(groups) - MAX_CHOICES} more", file=err)
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -172,9 +219,11 @@ def _title(entity: JSON, style: Style, right: str = "") -> list[str]:
 
 
 def _datasheet(d: JSON, style: Style) -> list[str]:
-    facts = [d.get("faction"), "datasheet", d["id"]]
+    facts = [d.get("faction"), "datasheet", d["id"], f"{_ordinal(_edition(d))} edition"]
     if d.get("base_size"):
         facts.append(f"base {d['base_size']}")
+    if d.get("is_support"):
+        facts.append("support character")
     lines = [*_title(d, style), _clean(" · ".join(str(f) for f in facts if f))]
     if d.get("profiles"):
         lines += ["", *_profiles_table(d["profiles"])]
@@ -273,7 +322,8 @@ def _abilities(abilities: JSON, style: Style) -> list[str]:
 def _stratagem(s: JSON, style: Style) -> list[str]:
     cp = f"{s['cp']} CP" if s.get("cp") is not None else "CP not given"
     origin = " – ".join(str(x) for x in (s.get("source"), s.get("category")) if x)
-    lines = [*_title(s, style, cp), _clean(f"{origin} · stratagem · {s['id']}")]
+    edition = f"{_ordinal(_edition(s))} edition"
+    lines = [*_title(s, style, cp), _clean(f"{origin} · stratagem · {s['id']} · {edition}")]
     if s.get("rule_number"):
         lines.append(_clean(f"Rule {s['rule_number']}"))
     timing = timing_text(s.get("timing"))
@@ -305,14 +355,37 @@ def timing_text(timing: JSON | None) -> str:
 
 def _generic(e: JSON, style: Style) -> list[str]:
     right = f"{e['cost']} pts" if e.get("cost") is not None else ""
-    context = [e.get("detachment") or e.get("faction"), str(e["kind"]).replace("_", " "), e["id"]]
+    context = [
+        e.get("detachment") or e.get("faction"),
+        str(e["kind"]).replace("_", " "),
+        e["id"],
+        f"{_ordinal(_edition(e))} edition",
+    ]
     lines = [*_title(e, style, right), _clean(" · ".join(str(c) for c in context if c))]
     if e.get("rule_number"):
         lines.append(_clean(f"Rule {e['rule_number']}"))
+    # The 11th edition's facts of a detachment and an enhancement, where the source has them.
+    facts = [
+        f"{e['dp']} DP" if e.get("dp") is not None else None,
+        e.get("force_disposition") and f"Force disposition: {e['force_disposition']}",
+        "Upgrade" if e.get("upgrade") else None,
+        e.get("support_leader") and f"Support character: {e['support_leader']}",
+    ]
+    if any(facts):
+        lines.append(_clean(" · ".join(f for f in facts if f)))
     if e.get("flavour"):
         lines += ["", *style.wrap(e["flavour"], indent="")]
     if e.get("text"):
         lines += ["", *style.wrap(e["text"], indent="")]
+    for ability in e.get("abilities", []):
+        cost = f" [{ability['cost']}]" if ability.get("cost") else ""
+        lines += [
+            "",
+            style.heading(_clean(f"{ability['name']}{cost}:")),
+            *style.wrap(ability["text"]),
+        ]
+    if e.get("restrictions"):
+        lines += ["", style.heading("RESTRICTIONS:"), *style.wrap(e["restrictions"])]
     for section in e.get("sections", []):
         lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
     return lines

@@ -2,8 +2,11 @@
 full-text index over every rules text (``wahanorm db OUT rules.db``, ``convert --sqlite``).
 
 Built from the output files (an output folder, or the files a conversion is about to write),
-read as plain JSON through ``index.json``. Each table is filled by one function below
-(``_datasheet_rows`` … ``_stratagem_phase_rows``), the one place that maps the contract onto
+read as plain JSON through ``index.json``. One output may hold both editions of the game, with
+the same ids in each: every entity table is keyed by ``(edition, id)`` (``entities`` and
+``sources`` by ``(edition, kind, id)``), and a datasheet's links name entities of its own
+edition. Each table is filled by one function below
+(``_datasheet_rows`` … ``_enhancement_rows``), the one place that maps the contract onto
 it. Rows go in a fixed order into a temporary file that is renamed over the target at the end,
 so the same output gives the same bytes, and a reader never sees half a database.
 """
@@ -19,41 +22,44 @@ from typing import Any
 
 from wahanorm.outputs import JSON, Output
 
-DB_VERSION = 1
-"""Version of the table layout; in the ``meta`` table."""
+DB_VERSION = 2
+"""Version of the table layout; in the ``meta`` table (2: keyed by edition)."""
 
 SCHEMA_SQL = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE entities (
-  kind TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, hash TEXT NOT NULL,
-  variants INTEGER NOT NULL, PRIMARY KEY (kind, id)
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL,
+  hash TEXT NOT NULL, variants INTEGER NOT NULL, PRIMARY KEY (edition, kind, id)
 ) WITHOUT ROWID;
 CREATE TABLE sources (
-  kind TEXT NOT NULL, entity_id TEXT NOT NULL, position INTEGER NOT NULL,
-  path TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
-  PRIMARY KEY (kind, entity_id, position),
-  FOREIGN KEY (kind, entity_id) REFERENCES entities (kind, id)
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL,
+  position INTEGER NOT NULL, path TEXT NOT NULL, line_start INTEGER NOT NULL,
+  line_end INTEGER NOT NULL, PRIMARY KEY (edition, kind, entity_id, position),
+  FOREIGN KEY (edition, kind, entity_id) REFERENCES entities (edition, kind, id)
 ) WITHOUT ROWID;
 CREATE TABLE datasheets (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, faction TEXT NOT NULL, base_size TEXT,
-  loadout TEXT, orders TEXT, damaged_wounds TEXT, damaged_text TEXT
+  edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, faction TEXT NOT NULL,
+  base_size TEXT, loadout TEXT, orders TEXT, damaged_wounds TEXT, damaged_text TEXT,
+  is_support INTEGER, PRIMARY KEY (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE profiles (
-  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), position INTEGER NOT NULL,
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, position INTEGER NOT NULL,
   name TEXT NOT NULL,
   movement TEXT, movement_value INTEGER, toughness TEXT, toughness_value INTEGER,
   save TEXT, save_value INTEGER, wounds TEXT, wounds_value INTEGER,
   leadership TEXT, leadership_value INTEGER, objective_control TEXT,
   objective_control_value INTEGER, invulnerable_save TEXT, invulnerable_save_value INTEGER,
-  PRIMARY KEY (datasheet_id, position)
+  PRIMARY KEY (edition, datasheet_id, position),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE weapons (
-  id INTEGER PRIMARY KEY, datasheet_id TEXT NOT NULL REFERENCES datasheets (id),
+  id INTEGER PRIMARY KEY, edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL,
   position INTEGER NOT NULL, name TEXT NOT NULL, profile TEXT, type TEXT NOT NULL,
   range TEXT, range_value INTEGER, attacks TEXT, attacks_value INTEGER,
   skill TEXT, skill_value INTEGER, strength TEXT, strength_value INTEGER,
   armour_penetration TEXT, armour_penetration_value INTEGER, damage TEXT, damage_value INTEGER,
-  UNIQUE (datasheet_id, position)
+  UNIQUE (edition, datasheet_id, position),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 );
 CREATE TABLE weapon_abilities (
   weapon_id INTEGER NOT NULL REFERENCES weapons (id), position INTEGER NOT NULL,
@@ -61,75 +67,104 @@ CREATE TABLE weapon_abilities (
   condition TEXT, PRIMARY KEY (weapon_id, position)
 ) WITHOUT ROWID;
 CREATE TABLE abilities (
-  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), "group" TEXT NOT NULL,
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, "group" TEXT NOT NULL,
   position INTEGER NOT NULL, name TEXT NOT NULL, parameter TEXT, text TEXT,
-  aura INTEGER NOT NULL, PRIMARY KEY (datasheet_id, "group", position)
+  aura INTEGER NOT NULL, PRIMARY KEY (edition, datasheet_id, "group", position),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE points (
-  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), position INTEGER NOT NULL,
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, position INTEGER NOT NULL,
   models INTEGER, points INTEGER NOT NULL, text TEXT NOT NULL,
   add_on INTEGER NOT NULL, units_from INTEGER, units_to INTEGER,
-  PRIMARY KEY (datasheet_id, position)
+  PRIMARY KEY (edition, datasheet_id, position),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE keywords (
-  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), keyword TEXT NOT NULL,
-  faction INTEGER NOT NULL, PRIMARY KEY (datasheet_id, faction, keyword)
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, keyword TEXT NOT NULL,
+  faction INTEGER NOT NULL, PRIMARY KEY (edition, datasheet_id, faction, keyword),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE datasheet_lines (
-  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), section TEXT NOT NULL,
-  position INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (datasheet_id, section, position)
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, section TEXT NOT NULL,
+  position INTEGER NOT NULL, text TEXT NOT NULL,
+  PRIMARY KEY (edition, datasheet_id, section, position),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE datasheet_links (
-  datasheet_id TEXT NOT NULL REFERENCES datasheets (id), relation TEXT NOT NULL,
-  target_id TEXT NOT NULL, PRIMARY KEY (datasheet_id, relation, target_id)
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, relation TEXT NOT NULL,
+  target_id TEXT NOT NULL, PRIMARY KEY (edition, datasheet_id, relation, target_id),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE stratagems (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, cp INTEGER, source TEXT NOT NULL, category TEXT,
-  rule_number TEXT, flavour TEXT, "when" TEXT, target TEXT, effect TEXT, restrictions TEXT,
-  turn TEXT
+  edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, cp INTEGER,
+  source TEXT NOT NULL, category TEXT, rule_number TEXT, flavour TEXT, "when" TEXT,
+  target TEXT, effect TEXT, restrictions TEXT, turn TEXT, any_phase INTEGER,
+  PRIMARY KEY (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE stratagem_phases (
-  stratagem_id TEXT NOT NULL REFERENCES stratagems (id), phase TEXT NOT NULL,
-  turn TEXT NOT NULL, PRIMARY KEY (stratagem_id, phase)
+  edition INTEGER NOT NULL, stratagem_id TEXT NOT NULL, phase TEXT NOT NULL,
+  turn TEXT NOT NULL, PRIMARY KEY (edition, stratagem_id, phase),
+  FOREIGN KEY (edition, stratagem_id) REFERENCES stratagems (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE stratagem_excluded_phases (
+  edition INTEGER NOT NULL, stratagem_id TEXT NOT NULL, phase TEXT NOT NULL,
+  PRIMARY KEY (edition, stratagem_id, phase),
+  FOREIGN KEY (edition, stratagem_id) REFERENCES stratagems (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE rules (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, rule_number TEXT, text TEXT NOT NULL
+  edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, rule_number TEXT,
+  category TEXT, text TEXT NOT NULL, PRIMARY KEY (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE rule_sections (
+  edition INTEGER NOT NULL, rule_id TEXT NOT NULL, position INTEGER NOT NULL,
+  label TEXT NOT NULL, text TEXT NOT NULL,
+  PRIMARY KEY (edition, rule_id, position),
+  FOREIGN KEY (edition, rule_id) REFERENCES rules (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE detachments (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, faction TEXT, dp INTEGER,
-  force_disposition TEXT, flavour TEXT, text TEXT
+  edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, faction TEXT, type TEXT,
+  dp INTEGER, force_disposition TEXT, flavour TEXT, PRIMARY KEY (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE detachment_rules (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, detachment TEXT NOT NULL, flavour TEXT,
-  text TEXT NOT NULL
+  edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, detachment TEXT NOT NULL,
+  flavour TEXT, text TEXT NOT NULL, restrictions TEXT, PRIMARY KEY (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE detachment_abilities (
+  edition INTEGER NOT NULL, detachment_rule_id TEXT NOT NULL, position INTEGER NOT NULL,
+  name TEXT NOT NULL, cost TEXT, text TEXT NOT NULL,
+  PRIMARY KEY (edition, detachment_rule_id, position),
+  FOREIGN KEY (edition, detachment_rule_id) REFERENCES detachment_rules (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE enhancements (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, detachment TEXT, faction TEXT, cost INTEGER,
-  flavour TEXT, text TEXT
+  edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, detachment TEXT,
+  faction TEXT, cost INTEGER, flavour TEXT, text TEXT, upgrade INTEGER, support_leader TEXT,
+  PRIMARY KEY (edition, id)
 ) WITHOUT ROWID;
 CREATE TABLE diagnostics (
   id INTEGER PRIMARY KEY, severity TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL,
   path TEXT NOT NULL, line INTEGER, "column" INTEGER, excerpt TEXT
 );
 CREATE VIRTUAL TABLE rules_text USING fts5 (
-  kind UNINDEXED, entity_id UNINDEXED, field UNINDEXED, name, text,
+  edition UNINDEXED, kind UNINDEXED, entity_id UNINDEXED, field UNINDEXED, name, text,
   tokenize = 'unicode61 remove_diacritics 2'
 );
 """
 
 INDEXES_SQL = """
 CREATE INDEX entities_name ON entities (name COLLATE NOCASE);
-CREATE INDEX datasheets_faction ON datasheets (faction);
+CREATE INDEX datasheets_faction ON datasheets (faction, edition);
 CREATE INDEX datasheets_name ON datasheets (name COLLATE NOCASE);
 CREATE INDEX profiles_toughness ON profiles (toughness_value);
 CREATE INDEX weapons_name ON weapons (name COLLATE NOCASE);
+CREATE INDEX weapons_datasheet ON weapons (edition, datasheet_id);
 CREATE INDEX weapon_abilities_ability ON weapon_abilities (ability, keyword);
 CREATE INDEX abilities_name ON abilities (name COLLATE NOCASE);
 CREATE INDEX points_points ON points (points);
 CREATE INDEX keywords_keyword ON keywords (keyword, faction);
-CREATE INDEX datasheet_links_target ON datasheet_links (target_id);
+CREATE INDEX datasheet_links_target ON datasheet_links (target_id, relation, edition);
 CREATE INDEX stratagems_source ON stratagems (source);
 CREATE INDEX stratagem_phases_phase ON stratagem_phases (phase, turn);
+CREATE INDEX detachments_faction ON detachments (faction, edition);
 CREATE INDEX detachment_rules_detachment ON detachment_rules (detachment);
 CREATE INDEX enhancements_detachment ON enhancements (detachment);
 CREATE INDEX diagnostics_code ON diagnostics (code, severity);
@@ -185,12 +220,13 @@ def collect_rows(output: Output) -> Rows:
     for entry in output.entries:
         entity = output.entity(entry)
         kind = str(entry["kind"])
+        ed = _edition(entity)
         rows["entities"].append(
-            (kind, entry["id"], entry["name"], entry["hash"], entry.get("variants", 0))
+            (ed, kind, entry["id"], entry["name"], entry["hash"], entry.get("variants", 0))
         )
         for position, src in enumerate(entity.get("sources", [])):
             rows["sources"].append(
-                (kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
+                (ed, kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
             )
         filler = _FILLERS.get(kind)
         if filler is not None:
@@ -211,14 +247,27 @@ def collect_rows(output: Output) -> Rows:
     return rows
 
 
+def _edition(entity: JSON) -> int:
+    """The entity's edition (an output written before editions is 10th edition)."""
+    return int(entity.get("edition", 10))
+
+
+def _flag(value: object) -> int | None:
+    """A yes/no/unknown field as 1, 0 or NULL."""
+    return None if value is None else int(bool(value))
+
+
 # --- one function per kind: the contract → rows ---------------------------------------------
+# Every row of an entity starts with its edition: the same id may be in both editions, and a
+# datasheet's links name entities of its own edition (join on edition and id).
 
 
 def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
-    did = d["id"]
+    did, ed = d["id"], _edition(d)
     damaged = d.get("damaged") or {}
     rows["datasheets"].append(
         (
+            ed,
             did,
             d["name"],
             d["faction"],
@@ -227,11 +276,12 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
             d.get("orders"),
             damaged.get("wounds"),
             damaged.get("text"),
+            _flag(d.get("is_support")),
         )
     )
     for position, profile in enumerate(d.get("profiles", [])):
         stats = [x for name in STAT_NAMES for x in _stat(profile.get(name))]
-        rows["profiles"].append((did, position, profile["name"], *stats))
+        rows["profiles"].append((ed, did, position, profile["name"], *stats))
     for position, weapon in enumerate(d.get("weapons", [])):
         weapon_id = next_weapon[0]
         next_weapon[0] += 1
@@ -239,6 +289,7 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
         rows["weapons"].append(
             (
                 weapon_id,
+                ed,
                 did,
                 position,
                 weapon["name"],
@@ -264,6 +315,7 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
         for position, ab in enumerate(abilities):
             rows["abilities"].append(
                 (
+                    ed,
                     did,
                     group,
                     position,
@@ -273,11 +325,12 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
                     int(bool(ab.get("aura"))),
                 )
             )
-            _text(rows, "datasheet", did, f"ability:{group}", ab["name"], ab.get("text"))
-    _text(rows, "datasheet", did, "damaged", d["name"], damaged.get("text"))
+            _text(rows, d, f"ability:{group}", ab["name"], ab.get("text"))
+    _text(rows, d, "damaged", d["name"], damaged.get("text"))
     for position, p in enumerate(d.get("points", [])):
         rows["points"].append(
             (
+                ed,
                 did,
                 position,
                 p.get("models"),
@@ -290,19 +343,21 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
         )
     for flag, field in ((0, "keywords"), (1, "faction_keywords")):
         for keyword in sorted(set(d.get(field, []))):
-            rows["keywords"].append((did, keyword, flag))
+            rows["keywords"].append((ed, did, keyword, flag))
     for section in ("unit_composition", "wargear_options"):
         for position, line in enumerate(d.get(section, [])):
-            rows["datasheet_lines"].append((did, section, position, line))
+            rows["datasheet_lines"].append((ed, did, section, position, line))
     for relation in ("leader", "led_by", "stratagems", "detachment_rules", "enhancements"):
         for target in sorted(set(d.get(relation, []))):
-            rows["datasheet_links"].append((did, relation, target))
+            rows["datasheet_links"].append((ed, did, relation, target))
 
 
 def _stratagem_rows(s: JSON, rows: Rows, _: list[int]) -> None:
     timing = s.get("timing") or {}
+    ed = _edition(s)
     rows["stratagems"].append(
         (
+            ed,
             s["id"],
             s["name"],
             s.get("cp"),
@@ -315,52 +370,74 @@ def _stratagem_rows(s: JSON, rows: Rows, _: list[int]) -> None:
             s.get("effect"),
             s.get("restrictions"),
             timing.get("turn"),
+            _flag(timing.get("any_phase")) if timing else None,
         )
     )
-    rows["stratagem_phases"].extend(_stratagem_phase_rows(s["id"], timing))
+    rows["stratagem_phases"].extend(_stratagem_phase_rows(ed, s["id"], timing))
+    for phase in sorted(set(timing.get("excluded_phases", []))):
+        rows["stratagem_excluded_phases"].append((ed, s["id"], phase))
     for field in ("when", "target", "effect", "restrictions"):
-        _text(rows, "stratagem", s["id"], field, s["name"], s.get(field))
+        _text(rows, s, field, s["name"], s.get(field))
 
 
-def _stratagem_phase_rows(stratagem_id: str, timing: JSON) -> Iterator[Row]:
-    """(stratagem_id, phase, turn) for each phase the stratagem is used in, with whose turn that
-    phase must be (an "any phase" WHEN lists every phase it does not exclude)."""
+def _stratagem_phase_rows(edition: int, stratagem_id: str, timing: JSON) -> Iterator[Row]:
+    """(edition, stratagem_id, phase, turn) for each phase the stratagem is used in, with whose
+    turn that phase must be (an "any phase" WHEN lists every phase it does not exclude)."""
     for item in timing.get("phases", []):
-        yield (stratagem_id, item["phase"], item["turn"])
+        yield (edition, stratagem_id, item["phase"], item["turn"])
 
 
 def _rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
-    rows["rules"].append((r["id"], r["name"], r.get("rule_number"), r["text"]))
-    _text(rows, "rule", r["id"], "text", r["name"], r["text"])
-    for section in r.get("sections", []):
-        _text(rows, "rule", r["id"], f"section:{section['label']}", r["name"], section["text"])
+    ed = _edition(r)
+    rows["rules"].append(
+        (ed, r["id"], r["name"], r.get("rule_number"), r.get("category"), r["text"])
+    )
+    _text(rows, r, "text", r["name"], r["text"])
+    for position, section in enumerate(r.get("sections", [])):
+        rows["rule_sections"].append((ed, r["id"], position, section["label"], section["text"]))
 
 
 def _detachment_rows(d: JSON, rows: Rows, _: list[int]) -> None:
     rows["detachments"].append(
         (
+            _edition(d),
             d["id"],
             d["name"],
             d.get("faction"),
+            d.get("type"),
             d.get("dp"),
             d.get("force_disposition"),
             d.get("flavour"),
-            d.get("text"),
         )
     )
-    _text(rows, "detachment", d["id"], "text", d["name"], d.get("text"))
 
 
 def _detachment_rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
+    ed = _edition(r)
     rows["detachment_rules"].append(
-        (r["id"], r["name"], r["detachment"], r.get("flavour"), r["text"])
+        (
+            ed,
+            r["id"],
+            r["name"],
+            r["detachment"],
+            r.get("flavour"),
+            r["text"],
+            r.get("restrictions"),
+        )
     )
-    _text(rows, "detachment_rule", r["id"], "text", r["name"], r["text"])
+    _text(rows, r, "text", r["name"], r["text"])
+    _text(rows, r, "restrictions", r["name"], r.get("restrictions"))
+    for position, ab in enumerate(r.get("abilities", [])):
+        rows["detachment_abilities"].append(
+            (ed, r["id"], position, ab["name"], ab.get("cost"), ab["text"])
+        )
+        _text(rows, r, f"ability:{position}", ab["name"], ab["text"])
 
 
 def _enhancement_rows(e: JSON, rows: Rows, _: list[int]) -> None:
     rows["enhancements"].append(
         (
+            _edition(e),
             e["id"],
             e["name"],
             e.get("detachment"),
@@ -368,9 +445,11 @@ def _enhancement_rows(e: JSON, rows: Rows, _: list[int]) -> None:
             e.get("cost"),
             e.get("flavour"),
             e.get("text"),
+            _flag(e.get("upgrade")),
+            e.get("support_leader"),
         )
     )
-    _text(rows, "enhancement", e["id"], "text", e["name"], e.get("text"))
+    _text(rows, e, "text", e["name"], e.get("text"))
 
 
 _FILLERS = {
@@ -387,9 +466,11 @@ def _stat(stat: JSON | None) -> tuple[str | None, int | None]:
     return (stat["text"], stat.get("value")) if stat else (None, None)
 
 
-def _text(rows: Rows, kind: str, entity_id: str, field: str, name: str, text: str | None) -> None:
+def _text(rows: Rows, entity: JSON, field: str, name: str, text: str | None) -> None:
     if text:
-        rows["rules_text"].append((kind, entity_id, field, name, text))
+        rows["rules_text"].append(
+            (_edition(entity), entity["kind"], entity["id"], field, name, text)
+        )
 
 
 # --- writing --------------------------------------------------------------------------------

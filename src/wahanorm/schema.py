@@ -11,7 +11,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
-from wahanorm.models import SCHEMA_VERSION, AnyEntity, Index
+from wahanorm.models import KINDS, SCHEMA_VERSION, AnyEntity, Index
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_KINDS = ("entity", "index")
@@ -19,9 +19,10 @@ SCHEMA_KINDS = ("entity", "index")
 
 
 def entity_classes() -> list[type[BaseModel]]:
-    """The model of each kind of entity, in the order of the ``AnyEntity`` union."""
+    """The model of each kind of entity, in the order of ``models.Kind`` (the order of the
+    ``kind`` enum of both schemas)."""
     union = get_args(AnyEntity)[0]
-    return list(get_args(union))
+    return sorted(get_args(union), key=lambda cls: KINDS.index(cls.model_fields["kind"].default))
 
 
 def entity_schema() -> dict[str, Any]:
