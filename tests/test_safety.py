@@ -84,8 +84,7 @@ def _folders(files: dict[str, str]) -> dict[str, bytes | str]:
     return {
         "/".join(rel.split("/")[:n]): "<dir>"
         for rel in files
-        for n in (1, 2)
-        if rel.count("/") >= n
+        for n in range(1, rel.count("/") + 1)
     }
 
 
@@ -144,7 +143,7 @@ def test_a_run_removes_only_what_the_previous_index_lists(project: Path) -> None
     assert convert(project).returncode == 0
     out = project / "out"
     (out / "README.md").write_text("mine\n")
-    (out / "datasheet" / "orks" / "mine.json").write_text("{}\n")
+    (out / "11ed" / "datasheet" / "orks" / "mine.json").write_text("{}\n")
     (out / ".git").mkdir()
     (out / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     (project / "in" / "orks.txt").unlink()
@@ -152,7 +151,7 @@ def test_a_run_removes_only_what_the_previous_index_lists(project: Path) -> None
     assert done.returncode == 0
     assert not (out / ORKS_SHEET).exists()
     assert (out / "README.md").read_text() == "mine\n"
-    assert (out / "datasheet" / "orks" / "mine.json").read_text() == "{}\n"  # folder kept too
+    assert (out / "11ed" / "datasheet" / "orks" / "mine.json").read_text() == "{}\n"  # kept
     assert (out / ".git" / "HEAD").is_file()
     check = convert(project, "--check")
     assert check.returncode == 1
@@ -318,14 +317,14 @@ def test_a_symlink_inside_out_is_never_written_through(project: Path) -> None:
     elsewhere = project / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "keep.txt").write_text("mine\n")
-    shutil.rmtree(project / "out" / "datasheet")
-    (project / "out" / "datasheet").symlink_to(elsewhere, target_is_directory=True)
+    shutil.rmtree(project / "out" / "11ed" / "datasheet")
+    (project / "out" / "11ed" / "datasheet").symlink_to(elsewhere, target_is_directory=True)
     before = tree(project)
     done = convert(project)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "wahanorm: error: out/datasheet is a symbolic link: wahanorm never writes through links "
-        "(remove it and run again)"
+        "wahanorm: error: out/11ed/datasheet is a symbolic link: wahanorm never writes through "
+        "links (remove it and run again)"
     ]
     assert tree(project) == before
 
@@ -334,15 +333,21 @@ def _dump_named(name: str) -> str:
     return ORKS.read_text(encoding="utf-8").replace("Orks – Ufthak Blackhawk", f"Orks – {name}", 1)
 
 
-def test_a_300_character_name_gives_a_short_file_name(project: Path) -> None:
-    long_name = " ".join(["Waaagh"] * 43)  # 300 characters
+def test_a_300_character_name_is_an_error_and_no_file(project: Path) -> None:
+    long_name = " ".join(["Waaagh"] * 43)  # 300 characters: no source names a unit so
     assert len(long_name) == 300
     (project / "in" / "orks.txt").write_text(_dump_named(long_name), encoding="utf-8")
     done = convert(project)
-    assert done.returncode == 0, done.stderr
-    [sheet] = (project / "out" / "datasheet" / "orks").glob("waaagh-*.json")
-    assert len(sheet.stem) <= 100 and sheet.stem[-9] == "-"  # cut, then 8 hex digits of hash
-    assert json.loads(sheet.read_text())["name"] == long_name
+    assert done.returncode == 1  # an error diagnostic; the rest of the batch is written
+    index = json.loads((project / "out" / "index.json").read_text())
+    [error] = [d for d in index["diagnostics"] if d["code"] == "implausible-entity"]
+    assert (error["path"], error["line"]) == ("in/orks.txt", 1)
+    assert "43 words, 300 characters" in error["message"]
+    assert not (project / "out" / "11ed" / "datasheet" / "orks").exists()
+    assert (project / "out" / "10ed" / "datasheet" / "astra-militarum").is_dir()
+    slug = slugify(long_name)  # the writer's names stay short all the same
+    assert len(slug) <= 100 and slug[-9] == "-" and slug.startswith("waaagh-waaagh-")
+    assert slugify(long_name + " Boyz") != slug
 
 
 def test_escape_characters_leave_names_and_never_reach_the_terminal(project: Path) -> None:
@@ -354,12 +359,12 @@ def test_escape_characters_leave_names_and_never_reach_the_terminal(project: Pat
     assert "\x1b" not in done.stderr and "\u202e" not in done.stderr
     assert "unsafe-characters" in done.stderr and "\\x1b]0;owned\\x07\\u202e" in done.stderr
     sheet = json.loads(
-        (project / "out" / "datasheet" / "orks" / "ufthak-0-owned-blackhawk.json").read_text()
+        (project / "out" / "11ed" / "datasheet" / "orks" / "ufthak-0-owned-blackhawk.json").read_text()
     )
     assert sheet["name"] == "Ufthak]0;owned Blackhawk"
     # text (not names) keeps what the source says; the diff escapes it on a terminal
     shutil.copytree(project / "out", project / "old")
-    rule = next((project / "out" / "rule").rglob("*.json"))
+    rule = next((project / "out" / "11ed" / "rule").rglob("*.json"))
     data = json.loads(rule.read_text())
     data["text"] = "\x1b[2J\x1b]0;owned\x07" + data["text"] + "\u202e"
     rule.write_text(emit.canonical_json(data))
@@ -435,7 +440,7 @@ def test_diff_refuses_a_stray_copy_and_a_file_of_another_id(project: Path) -> No
         f"whose file is {ORKS_SHEET}: a stray copy? remove it or run wahanorm convert again"
     ]
     (project / "out" / "11ed" / "datasheet" / "orks" / "copy.json").unlink()
-    sheet.rename(project / "out" / "datasheet" / "orks" / "moved.json")
+    sheet.rename(project / "out" / "11ed" / "datasheet" / "orks" / "moved.json")
     assert wahanorm(project, "diff", "old", "out").returncode == 2
 
 
