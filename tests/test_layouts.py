@@ -142,15 +142,16 @@ def test_weapon_without_a_characteristic_on_a_page_is_a_warning() -> None:
 
 
 def test_terminal_shows_the_warnings_and_exit_1_on_errors(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()  # the output outside the inputs, or convert refuses it
     for name in ("no_profile_pipe.txt", "index_pdf.txt"):
-        shutil.copy(FIXTURES / name, tmp_path / name)
+        shutil.copy(FIXTURES / name, tmp_path / "in" / name)
     result = subprocess.run(
         [
             sys.executable,
             "-m",
             "wahanorm",
             "convert",
-            str(tmp_path),
+            str(tmp_path / "in"),
             "--out",
             str(tmp_path / "out"),
             "--no-cache",
