@@ -82,9 +82,7 @@ def expected(project: Path) -> dict[str, bytes | str]:
 
 def _folders(files: dict[str, str]) -> dict[str, bytes | str]:
     return {
-        "/".join(rel.split("/")[:n]): "<dir>"
-        for rel in files
-        for n in range(1, rel.count("/") + 1)
+        "/".join(rel.split("/")[:n]): "<dir>" for rel in files for n in range(1, rel.count("/") + 1)
     }
 
 
@@ -359,7 +357,9 @@ def test_escape_characters_leave_names_and_never_reach_the_terminal(project: Pat
     assert "\x1b" not in done.stderr and "\u202e" not in done.stderr
     assert "unsafe-characters" in done.stderr and "\\x1b]0;owned\\x07\\u202e" in done.stderr
     sheet = json.loads(
-        (project / "out" / "11ed" / "datasheet" / "orks" / "ufthak-0-owned-blackhawk.json").read_text()
+        (
+            project / "out" / "11ed" / "datasheet" / "orks" / "ufthak-0-owned-blackhawk.json"
+        ).read_text()
     )
     assert sheet["name"] == "Ufthak]0;owned Blackhawk"
     # text (not names) keeps what the source says; the diff escapes it on a terminal
@@ -423,6 +423,40 @@ def test_conflict_diagnostics_cap_the_sources_they_name() -> None:
     )
     assert len(conflict.message) < 300
     assert len(merged.sources) == 143  # the full list stays in the entity and index.json
+
+
+# --- outputs written before editions -------------------------------------------------------
+
+
+def _before_editions(out: Path, old: Path) -> None:
+    """``out`` as wahanorm wrote it before editions (as at 5999c04): entities at
+    ``<kind>/<ns>/<name>.json`` without ``edition``, index entries without edition or path,
+    detachment rules without the sub-abilities and restrictions that came later."""
+    index = json.loads((out / "index.json").read_text())
+    for entry in index["entities"]:
+        data = json.loads((out / entry.pop("path")).read_text())
+        del entry["edition"], data["edition"]
+        if data["kind"] == "detachment_rule":
+            del data["abilities"], data["restrictions"]
+        target = old / emit.entity_relpath(data)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(emit.canonical_json(data))
+    (old / "index.json").write_text(emit.canonical_json(index))
+
+
+def test_an_output_written_before_editions_is_read_diffed_and_replaced(project: Path) -> None:
+    assert convert(project).returncode == 0
+    _before_editions(project / "out", project / "old")
+    assert (project / "old" / "datasheet" / "orks" / "ufthak-blackhawk.json").is_file()
+    shown = wahanorm(project, "show", "orks/ufthak-blackhawk", "--out", "old")
+    assert shown.returncode == 0 and shown.stdout.startswith("UFTHAK BLACKHAWK\n"), shown.stderr
+    diff = wahanorm(project, "diff", "old", "out")
+    assert diff.returncode == 1, diff.stderr  # compared, not refused as a stray copy
+    assert "editions: - → 10th and 11th" in diff.stdout
+    assert "Abilities added" not in diff.stdout  # Straken's only detachment rule lists none
+    done = convert_to(project, "old")  # the old layout's files and emptied folders go
+    assert done.returncode == 0, done.stderr
+    assert tree(project / "old") == expected(project)
 
 
 # --- diff identity ---------------------------------------------------------------------------
