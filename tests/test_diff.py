@@ -383,3 +383,41 @@ def test_fields_added_to_the_contract_are_no_change(tmp_path: Path) -> None:
     new_dir = write_out(tmp_path / "new", new)
     code, out, _ = run_cli([str(old_dir), str(new_dir), "--format", "json"])
     assert code == EXIT_SAME, out
+
+
+BLOOD_TITHE = "10ed/detachment_rule/khorne-daemonkin/blood-tithe.json"
+
+
+def test_a_detachment_rules_sub_abilities_are_compared_by_name() -> None:
+    """A detachment rule's ``abilities`` is a list of named sub-abilities (not a datasheet's
+    groups): each is matched by name, its cost and text compared; an older output without the
+    list (every output before Timing v2) gains them."""
+    from wahanorm.diff.engine import Snapshot, diff_snapshots
+
+    real = (Path(__file__).parent.parent / "out" / BLOOD_TITHE).read_text(encoding="utf-8")
+    data = json.loads(real)
+    assert [a["name"] for a in data["abilities"]][:2] == ["Enraged Abjuration", "Daemonic Rage"]
+
+    def changes(old: dict[str, Any]) -> list[str]:
+        report = diff_snapshots(
+            Snapshot("old", "output", {BLOOD_TITHE: json.dumps(old)}),
+            Snapshot("new", "output", {BLOOD_TITHE: real}),
+        )
+        return [c.summary for e in report.entities for c in e.changes]
+
+    before = {k: v for k, v in data.items() if k != "abilities"}
+    assert changes(before) == [
+        "Abilities added: Enraged Abjuration",
+        "Abilities added: Daemonic Rage",
+        "Abilities added: Boon of Blood",
+        "Abilities added: Might of Khorne",
+    ]
+    edited = json.loads(real)
+    rage = edited["abilities"][1]
+    rage["cost"], rage["text"] = "2BTP", rage["text"].replace("[lance]", "[lethal hits]")
+    del edited["abilities"][3]
+    assert changes(edited) == [
+        "Daemonic Rage: … your army have the [-[lethal hits]-] {+[lance]+} ability.",
+        "Daemonic Rage cost: 2BTP → 3BTP",
+        "Abilities added: Might of Khorne",
+    ]

@@ -82,10 +82,7 @@ def expected(project: Path) -> dict[str, bytes | str]:
 
 def _folders(files: dict[str, str]) -> dict[str, bytes | str]:
     return {
-        "/".join(rel.split("/")[:n]): "<dir>"
-        for rel in files
-        for n in (1, 2)
-        if rel.count("/") >= n
+        "/".join(rel.split("/")[:n]): "<dir>" for rel in files for n in range(1, rel.count("/") + 1)
     }
 
 
@@ -144,7 +141,7 @@ def test_a_run_removes_only_what_the_previous_index_lists(project: Path) -> None
     assert convert(project).returncode == 0
     out = project / "out"
     (out / "README.md").write_text("mine\n")
-    (out / "datasheet" / "orks" / "mine.json").write_text("{}\n")
+    (out / "11ed" / "datasheet" / "orks" / "mine.json").write_text("{}\n")
     (out / ".git").mkdir()
     (out / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     (project / "in" / "orks.txt").unlink()
@@ -152,7 +149,7 @@ def test_a_run_removes_only_what_the_previous_index_lists(project: Path) -> None
     assert done.returncode == 0
     assert not (out / ORKS_SHEET).exists()
     assert (out / "README.md").read_text() == "mine\n"
-    assert (out / "datasheet" / "orks" / "mine.json").read_text() == "{}\n"  # folder kept too
+    assert (out / "11ed" / "datasheet" / "orks" / "mine.json").read_text() == "{}\n"  # kept
     assert (out / ".git" / "HEAD").is_file()
     check = convert(project, "--check")
     assert check.returncode == 1
@@ -318,14 +315,14 @@ def test_a_symlink_inside_out_is_never_written_through(project: Path) -> None:
     elsewhere = project / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "keep.txt").write_text("mine\n")
-    shutil.rmtree(project / "out" / "datasheet")
-    (project / "out" / "datasheet").symlink_to(elsewhere, target_is_directory=True)
+    shutil.rmtree(project / "out" / "11ed" / "datasheet")
+    (project / "out" / "11ed" / "datasheet").symlink_to(elsewhere, target_is_directory=True)
     before = tree(project)
     done = convert(project)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "wahanorm: error: out/datasheet is a symbolic link: wahanorm never writes through links "
-        "(remove it and run again)"
+        "wahanorm: error: out/11ed/datasheet is a symbolic link: wahanorm never writes through "
+        "links (remove it and run again)"
     ]
     assert tree(project) == before
 
@@ -334,15 +331,21 @@ def _dump_named(name: str) -> str:
     return ORKS.read_text(encoding="utf-8").replace("Orks – Ufthak Blackhawk", f"Orks – {name}", 1)
 
 
-def test_a_300_character_name_gives_a_short_file_name(project: Path) -> None:
-    long_name = " ".join(["Waaagh"] * 43)  # 300 characters
+def test_a_300_character_name_is_an_error_and_no_file(project: Path) -> None:
+    long_name = " ".join(["Waaagh"] * 43)  # 300 characters: no source names a unit so
     assert len(long_name) == 300
     (project / "in" / "orks.txt").write_text(_dump_named(long_name), encoding="utf-8")
     done = convert(project)
-    assert done.returncode == 0, done.stderr
-    [sheet] = (project / "out" / "datasheet" / "orks").glob("waaagh-*.json")
-    assert len(sheet.stem) <= 100 and sheet.stem[-9] == "-"  # cut, then 8 hex digits of hash
-    assert json.loads(sheet.read_text())["name"] == long_name
+    assert done.returncode == 1  # an error diagnostic; the rest of the batch is written
+    index = json.loads((project / "out" / "index.json").read_text())
+    [error] = [d for d in index["diagnostics"] if d["code"] == "implausible-entity"]
+    assert (error["path"], error["line"]) == ("in/orks.txt", 1)
+    assert "43 words, 300 characters" in error["message"]
+    assert not (project / "out" / "11ed" / "datasheet" / "orks").exists()
+    assert (project / "out" / "10ed" / "datasheet" / "astra-militarum").is_dir()
+    slug = slugify(long_name)  # the writer's names stay short all the same
+    assert len(slug) <= 100 and slug[-9] == "-" and slug.startswith("waaagh-waaagh-")
+    assert slugify(long_name + " Boyz") != slug
 
 
 def test_escape_characters_leave_names_and_never_reach_the_terminal(project: Path) -> None:
@@ -354,12 +357,14 @@ def test_escape_characters_leave_names_and_never_reach_the_terminal(project: Pat
     assert "\x1b" not in done.stderr and "\u202e" not in done.stderr
     assert "unsafe-characters" in done.stderr and "\\x1b]0;owned\\x07\\u202e" in done.stderr
     sheet = json.loads(
-        (project / "out" / "datasheet" / "orks" / "ufthak-0-owned-blackhawk.json").read_text()
+        (
+            project / "out" / "11ed" / "datasheet" / "orks" / "ufthak-0-owned-blackhawk.json"
+        ).read_text()
     )
     assert sheet["name"] == "Ufthak]0;owned Blackhawk"
     # text (not names) keeps what the source says; the diff escapes it on a terminal
     shutil.copytree(project / "out", project / "old")
-    rule = next((project / "out" / "rule").rglob("*.json"))
+    rule = next((project / "out" / "11ed" / "rule").rglob("*.json"))
     data = json.loads(rule.read_text())
     data["text"] = "\x1b[2J\x1b]0;owned\x07" + data["text"] + "\u202e"
     rule.write_text(emit.canonical_json(data))
@@ -420,6 +425,40 @@ def test_conflict_diagnostics_cap_the_sources_they_name() -> None:
     assert len(merged.sources) == 143  # the full list stays in the entity and index.json
 
 
+# --- outputs written before editions -------------------------------------------------------
+
+
+def _before_editions(out: Path, old: Path) -> None:
+    """``out`` as wahanorm wrote it before editions (as at 5999c04): entities at
+    ``<kind>/<ns>/<name>.json`` without ``edition``, index entries without edition or path,
+    detachment rules without the sub-abilities and restrictions that came later."""
+    index = json.loads((out / "index.json").read_text())
+    for entry in index["entities"]:
+        data = json.loads((out / entry.pop("path")).read_text())
+        del entry["edition"], data["edition"]
+        if data["kind"] == "detachment_rule":
+            del data["abilities"], data["restrictions"]
+        target = old / emit.entity_relpath(data)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(emit.canonical_json(data))
+    (old / "index.json").write_text(emit.canonical_json(index))
+
+
+def test_an_output_written_before_editions_is_read_diffed_and_replaced(project: Path) -> None:
+    assert convert(project).returncode == 0
+    _before_editions(project / "out", project / "old")
+    assert (project / "old" / "datasheet" / "orks" / "ufthak-blackhawk.json").is_file()
+    shown = wahanorm(project, "show", "orks/ufthak-blackhawk", "--out", "old")
+    assert shown.returncode == 0 and shown.stdout.startswith("UFTHAK BLACKHAWK\n"), shown.stderr
+    diff = wahanorm(project, "diff", "old", "out")
+    assert diff.returncode == 1, diff.stderr  # compared, not refused as a stray copy
+    assert "editions: - → 10th and 11th" in diff.stdout
+    assert "Abilities added" not in diff.stdout  # Straken's only detachment rule lists none
+    done = convert_to(project, "old")  # the old layout's files and emptied folders go
+    assert done.returncode == 0, done.stderr
+    assert tree(project / "old") == expected(project)
+
+
 # --- diff identity ---------------------------------------------------------------------------
 
 
@@ -435,7 +474,7 @@ def test_diff_refuses_a_stray_copy_and_a_file_of_another_id(project: Path) -> No
         f"whose file is {ORKS_SHEET}: a stray copy? remove it or run wahanorm convert again"
     ]
     (project / "out" / "11ed" / "datasheet" / "orks" / "copy.json").unlink()
-    sheet.rename(project / "out" / "datasheet" / "orks" / "moved.json")
+    sheet.rename(project / "out" / "11ed" / "datasheet" / "orks" / "moved.json")
     assert wahanorm(project, "diff", "old", "out").returncode == 2
 
 

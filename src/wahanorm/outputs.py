@@ -21,8 +21,9 @@ JSON = dict[str, Any]
 
 
 def entity_file(entry: Mapping[str, Any]) -> str:
-    """Where the file of one ``index.json`` entry lives, relative to the output folder."""
-    return emit.entity_file(int(entry.get("edition", 10)), str(entry["kind"]), str(entry["id"]))
+    """Where the file of one ``index.json`` entry lives, relative to the output folder (an
+    entry without an edition, of an output written before editions: ``<kind>/<ns>/<name>``)."""
+    return emit.entity_relpath(entry)
 
 
 @dataclass

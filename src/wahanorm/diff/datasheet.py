@@ -305,7 +305,14 @@ def _compare_weapon_abilities(
 
 
 def compare_abilities(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
-    """Abilities by group and name: added, removed, parameter or text changed."""
+    """Abilities by group and name: added, removed, parameter or text changed. A list (a
+    detachment rule's sub-abilities) is compared by name the same way."""
+    if isinstance(old, list | None) and isinstance(new, list | None):
+        _compare_ability_list(path, label, old or [], new or [], out)
+        return
+    if not isinstance(old, dict | None) or not isinstance(new, dict | None):
+        compare_value(path, label, old, new, out)  # a shape this contract does not write
+        return
     old, new = old or {}, new or {}
     for group in sorted(set(old) | set(new)):
         glabel = ABILITY_GROUPS.get(group, f"{group.capitalize()} ability")
