@@ -334,6 +334,9 @@ class DetachmentRule(Entity):
     ``text`` keeps the rule's own text before them."""
     restrictions: str | None = None
     """The detachment's RESTRICTIONS, apart from its rule text."""
+    tables: list[list[list[str]]] = []
+    """Tables the rule prints (``BATTLE SIZE`` / ``NUMBER OF UNITS``), each a list of rows of
+    cells as printed, in order, out of ``text``; the same shape as ``Rule.tables``."""
     variants: list[DetachmentRule] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -402,8 +405,9 @@ class Rule(Entity):
     text: str
     """The rule's text."""
     tables: list[list[list[str]]] = []
-    """Tables the rule announces ("as shown below."), each a list of rows of cells, in the
-    order the source prints them."""
+    """Tables the rule prints (in dumps: announced "as shown below."), each a list of rows of
+    cells, in the order the source prints them, out of ``text``; a caption is a row of one
+    cell."""
     category: str | None = None
     """What kind of rule the source says it is, when it says (``Movement Ability``)."""
     sections: list[RuleSection] = []

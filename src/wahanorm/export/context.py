@@ -12,7 +12,7 @@ from pathlib import Path
 
 from wahanorm.edition import Edition, as_edition, link_edition
 from wahanorm.errors import Report
-from wahanorm.export.markup import field_text
+from wahanorm.export.markup import field_parts, field_text, thawed
 from wahanorm.export.tables import (
     Record,
     Table,
@@ -238,6 +238,16 @@ class ExportContext:
             self._note(table, record, column, note)
         return text
 
+    def rule_text(
+        self, table: str, record: Record, column: str
+    ) -> tuple[str, list[list[list[str]]]]:
+        """A rule's clean text without its tables, and its tables as rows of cells; a table
+        whose rows are gone is reported at the field's line."""
+        text, tables, notes = field_parts(record.get(column))
+        for note in notes:
+            self._note(table, record, column, note)
+        return text, thawed(tables)
+
     def optional(self, table: str, record: Record, column: str) -> str | None:
         """The clean text of a field, or None when it is empty."""
         return self.text(table, record, column) or None
@@ -263,6 +273,29 @@ class ExportContext:
             self.report.warning(
                 "escaped-markup",
                 f"column {column!r} holds HTML escaped twice; read as text",
+                line=line,
+                path=path,
+            )
+        elif note.startswith("table-missing:"):
+            announced = note.split(":", 1)[1]
+            self.report.warning(
+                "table-missing",
+                f"column {column!r} announces a table ({announced[-60:]!r}) whose rows are "
+                "not in the field",
+                line=line,
+                path=path,
+            )
+        elif note == "table-empty":
+            self.report.warning(
+                "table-missing",
+                f"column {column!r} holds a table without a row of text; its rows are gone",
+                line=line,
+                path=path,
+            )
+        elif note == "table-partial":
+            self.report.warning(
+                "table-partial",
+                f"column {column!r}: cells of a table lost their values; kept as printed",
                 line=line,
                 path=path,
             )

@@ -105,7 +105,7 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
         if not name or not detachment:
             _unnamed(ctx, table, record, "detachment rule", name, detachment)
             continue
-        text = ctx.text(table, record, "description")
+        text, tables = ctx.rule_text(table, record, "description")
         if not text:
             ctx.report.warning(
                 "empty-text",
@@ -124,6 +124,7 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
             text=split.text,
             abilities=split.abilities,
             restrictions=split.restrictions,
+            tables=tables,
         )
         rules.append(rule)
         links[record.get("id")] = rule.id
@@ -193,7 +194,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             _unnamed(ctx, table, record, "ability", name, "-")
             continue
         faction = ctx.faction_name(table, record, record.get("faction_id")) or "core"
-        text = ctx.text(table, record, "description")
+        text, tables = ctx.rule_text(table, record, "description")
         if not text:
             ctx.report.warning(
                 "empty-text",
@@ -211,6 +212,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             sources=[ctx.source(table, record)],
             rule_number=number,
             text=text,
+            tables=tables,
             sections=rule_sections(text, ctx.path(table), record.line_start),
             references=rule_references(text),
         )

@@ -16,6 +16,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from wahanorm.clean.characters import normalize_text
+from wahanorm.html_tables import TableRows, is_data_table, table_rows
 
 Element: TypeAlias = Any
 """An ``lxml.html.HtmlElement`` (lxml ships no type information)."""
@@ -105,9 +106,20 @@ def _is_collapsed_variant(el: Element) -> bool:
     return has_class(el, "snFl")
 
 
-def _walk(el: Element, out: list[str], split_on: frozenset[str], skip: frozenset[str]) -> None:
+def _walk(
+    el: Element,
+    out: list[str],
+    split_on: frozenset[str],
+    skip: frozenset[str],
+    tables: list[TableRows] | None = None,
+) -> None:
     tag = el.tag
     if not isinstance(tag, str) or tag in _SKIP:
+        return
+    if tables is not None and tag == "table" and is_data_table(el):
+        # A table of rows leaves the text: its rows are the caller's (``html_tables``).
+        tables.append(table_rows(el, lambda cell: " ".join(text_lines(cell))))
+        out.append(BREAK)
         return
     cls = classes(el)
     if skip and skip.intersection(cls):
@@ -131,7 +143,7 @@ def _walk(el: Element, out: list[str], split_on: frozenset[str], skip: frozenset
         if isinstance(child.tag, str):
             variant = _is_collapsed_variant(child)
             if not (variant and in_variants):
-                _walk(child, out, split_on, skip)
+                _walk(child, out, split_on, skip, tables)
             in_variants = variant
         if child.tail:
             out.append(child.tail)
@@ -141,13 +153,19 @@ def _walk(el: Element, out: list[str], split_on: frozenset[str], skip: frozenset
         out.append(BREAK)
 
 
-def text_lines(el: Element, split_on: Iterable[str] = (), skip: Iterable[str] = ()) -> list[str]:
+def text_lines(
+    el: Element,
+    split_on: Iterable[str] = (),
+    skip: Iterable[str] = (),
+    tables: list[TableRows] | None = None,
+) -> list[str]:
     """The element's text as lines, the way the page shows it: block elements break lines,
     list items start with ``- ``, white space collapsed, the clean stage's spelling, no blank
     lines. Elements with a class in ``split_on`` become a line holding ``SPLIT``; elements with
-    a class in ``skip`` are left out."""
+    a class in ``skip`` are left out; given ``tables``, each table of rows is appended to it
+    as rows of cells and left out of the lines."""
     out: list[str] = []
-    _walk(el, out, frozenset(split_on), frozenset(skip))
+    _walk(el, out, frozenset(split_on), frozenset(skip), tables)
     return _lines(out)
 
 
@@ -168,15 +186,19 @@ def cell_text(el: Element) -> str:
 
 
 def nodes_text(
-    parent_text: str | None, nodes: Iterable[Element], skip: Iterable[str] = ()
+    parent_text: str | None,
+    nodes: Iterable[Element],
+    skip: Iterable[str] = (),
+    tables: list[TableRows] | None = None,
 ) -> list[str]:
     """Lines of a run of sibling nodes: a leading text, then elements with their tails
-    (elements with a class in ``skip`` left out, their tails kept)."""
+    (elements with a class in ``skip`` left out, their tails kept; tables as in
+    ``text_lines``)."""
     out: list[str] = [parent_text or ""]
     skipped = frozenset(skip)
     for node in nodes:
         if isinstance(node.tag, str):
-            _walk(node, out, frozenset(), skipped)
+            _walk(node, out, frozenset(), skipped, tables)
         if node.tail:
             out.append(node.tail)
     return _lines(out)

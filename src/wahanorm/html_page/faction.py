@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from wahanorm.extraction import Entity
 from wahanorm.html_page import dom
 from wahanorm.html_page.dom import Element
-from wahanorm.html_page.tooltips import TooltipContext, read_enhancement, read_stratagem
+from wahanorm.html_page.tooltips import (
+    TooltipContext,
+    read_enhancement,
+    read_stratagem,
+    report_tables,
+)
+from wahanorm.html_tables import TableRows
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Rule, SourceRef
 
@@ -110,15 +116,20 @@ def _rule(h3: Element, walk: _Walk, ctx: TooltipContext) -> None:
     flavour = [n for n in following if isinstance(n.tag, str) and dom.has_class(n, _FLAVOUR)]
     # A rule has no flavour field: its text holds the flavour, as the page's tooltip does.
     skip = (_FLAVOUR,) if walk.part != ARMY_RULES else ()
-    lines = dom.nodes_text(h3.tail, following, skip=skip)
+    tables: list[TableRows] = []
+    lines = dom.nodes_text(h3.tail, following, skip=skip, tables=tables)
     start, end = dom.line_range(h3.getparent())
     sources = [SourceRef(path=ctx.display, line_start=start, line_end=end)]
     if not name or not lines:
         ctx.report.warning("html-faction-rule", f"rule {name!r} has no text", line=h3.sourceline)
         return
     text = "\n".join(lines)
+    report_tables(f"rule {name!r}", tables, ctx.report, h3.sourceline)
+    tables = [t for t in tables if t]
     if walk.part == ARMY_RULES:
-        entity: Entity = Rule(id=make_id(ctx.faction, name), name=name, sources=sources, text=text)
+        entity: Entity = Rule(
+            id=make_id(ctx.faction, name), name=name, sources=sources, text=text, tables=tables
+        )
     else:
         flavour_text = "\n".join(line for n in flavour for line in dom.text_lines(n)) or None
         entity = DetachmentRule(
@@ -128,6 +139,7 @@ def _rule(h3: Element, walk: _Walk, ctx: TooltipContext) -> None:
             detachment=walk.section,
             flavour=flavour_text,
             text=text,
+            tables=tables,
         )
     _keep(entity, walk)
 

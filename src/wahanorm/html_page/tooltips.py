@@ -16,6 +16,7 @@ from wahanorm.errors import ParseFailure, Report
 from wahanorm.extraction import Entity
 from wahanorm.html_page import dom
 from wahanorm.html_page.dom import Element
+from wahanorm.html_tables import TableRows, is_partial
 from wahanorm.ids import make_id
 from wahanorm.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
 from wahanorm.parse.detachment import split_detachment_text
@@ -113,7 +114,8 @@ def _namespace(span: Element, held: set[str], ctx: TooltipContext) -> str:
 def _rule(
     span: Element, name: str, namespace: str, ctx: TooltipContext, skip: tuple[str, ...] = ()
 ) -> Rule | None:
-    lines = dom.text_lines(span, skip=_NOT_TEXT + skip)
+    tables: list[TableRows] = []
+    lines = dom.text_lines(span, skip=_NOT_TEXT + skip, tables=tables)
     if not name or not lines:
         ctx.report.warning(
             "html-rule-empty", f"glossary tooltip {name!r} has no text", line=span.sourceline
@@ -122,12 +124,14 @@ def _rule(
     name, number = split_rule_number(name)  # "FIRING DECK24.14": the heading's rule number
     in_text, text = numbered_heading(name, "\n".join(lines))
     number = number or in_text
+    report_tables(f"rule {name!r}", tables, ctx.report, span.sourceline)
     return Rule(
         id=make_id(namespace, name),
         name=name,
         sources=_source(span, ctx),
         rule_number=number,
         text=text,
+        tables=[t for t in tables if t],
         sections=rule_sections(text),
         references=rule_references(text),
     )
@@ -153,13 +157,15 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
     header = dom.select_one(span, "div", "tooltip_header")
     detachment = _detachment(span)
     name = dom.text(header) if header is not None else ""
-    text = "\n".join(dom.text_lines(span, skip=_NOT_TEXT + _FLAVOUR))
+    tables: list[TableRows] = []
+    text = "\n".join(dom.text_lines(span, skip=_NOT_TEXT + _FLAVOUR, tables=tables))
     if not name or not detachment or not text:
         ctx.report.warning(
             "html-detachment-rule", "detachment rule tooltip not complete", line=span.sourceline
         )
         return None
     split = split_detachment_text(text)
+    report_tables(f"detachment rule {name!r}", tables, ctx.report, span.sourceline)
     return DetachmentRule(
         id=make_id(detachment, name),
         name=name,
@@ -169,7 +175,22 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
         text=split.text,
         abilities=split.abilities,
         restrictions=split.restrictions,
+        tables=[t for t in tables if t],
     )
+
+
+def report_tables(what: str, tables: list[TableRows], report: Report, line: int | None) -> None:
+    """A warning for each table of a rule whose rows (``table-missing``) or values
+    (``table-partial``: ``2+`` printed as a die image and ``+``) are gone."""
+    for table in tables:
+        if not table:
+            report.warning("table-missing", f"{what} holds a table without a row of text", line)
+        elif is_partial(table):
+            report.warning(
+                "table-partial",
+                f"{what}: cells of a table lost their values (a die image); kept as printed",
+                line,
+            )
 
 
 def read_enhancement(
