@@ -377,6 +377,8 @@ def _generic(e: JSON, style: Style) -> list[str]:
         lines += ["", *style.wrap(e["flavour"], indent="")]
     if e.get("text"):
         lines += ["", *style.wrap(e["text"], indent="")]
+    for table in e.get("tables", []):
+        lines += ["", *_rule_table(table, style)]
     for ability in e.get("abilities", []):
         cost = f" [{ability['cost']}]" if ability.get("cost") else ""
         lines += [
@@ -389,6 +391,26 @@ def _generic(e: JSON, style: Style) -> list[str]:
     for section in e.get("sections", []):
         lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
     return lines
+
+
+_CELL_WIDTH = 40
+
+
+def _rule_table(rows: list[list[str]], style: Style) -> list[str]:
+    """A rule's table: columns padded to their widest cell, a caption row (one cell) on its
+    own line; a table with cells of prose prints each row as its cells joined by `` | ``."""
+    cells = [[_clean(c) for c in row] for row in rows]
+    if any(len(c) > _CELL_WIDTH for row in cells if len(row) > 1 for c in row):
+        return [line for row in cells for line in style.wrap(" | ".join(row))]
+    widths: dict[int, int] = {}
+    for row in cells:
+        if len(row) > 1:
+            for i, c in enumerate(row):
+                widths[i] = max(widths.get(i, 0), len(c))
+    return [
+        "  " + "  ".join(c.ljust(widths.get(i, 0)) for i, c in enumerate(row)).rstrip()
+        for row in cells
+    ]
 
 
 def _stat(stat: Any) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from wahanorm.outputs import JSON, Output
 
-DB_VERSION = 2
+DB_VERSION = 3
 """Version of the table layout; in the ``meta`` table (2: keyed by edition)."""
 
 SCHEMA_SQL = """
@@ -120,6 +120,12 @@ CREATE TABLE rule_sections (
   label TEXT NOT NULL, text TEXT NOT NULL,
   PRIMARY KEY (edition, rule_id, position),
   FOREIGN KEY (edition, rule_id) REFERENCES rules (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE rule_tables (
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL,
+  table_no INTEGER NOT NULL, row_no INTEGER NOT NULL, cell_no INTEGER NOT NULL,
+  text TEXT NOT NULL, PRIMARY KEY (edition, kind, entity_id, table_no, row_no, cell_no),
+  FOREIGN KEY (edition, kind, entity_id) REFERENCES entities (edition, kind, id)
 ) WITHOUT ROWID;
 CREATE TABLE detachments (
   edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, faction TEXT, type TEXT,
@@ -395,6 +401,19 @@ def _rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
     _text(rows, r, "text", r["name"], r["text"])
     for position, section in enumerate(r.get("sections", [])):
         rows["rule_sections"].append((ed, r["id"], position, section["label"], section["text"]))
+    _table_rows(r, rows)
+
+
+def _table_rows(r: JSON, rows: Rows) -> None:
+    """A rule's or detachment rule's tables, one row per cell (table, row and cell numbered
+    from 0 in printed order); each table's rows also go to the full-text index."""
+    for table_no, table in enumerate(r.get("tables", [])):
+        for row_no, row in enumerate(table):
+            for cell_no, cell in enumerate(row):
+                key = (_edition(r), r["kind"], r["id"], table_no, row_no, cell_no)
+                rows["rule_tables"].append((*key, cell))
+        lines = "\n".join(" | ".join(row) for row in table)
+        _text(rows, r, f"table:{table_no}", r["name"], lines)
 
 
 def _detachment_rows(d: JSON, rows: Rows, _: list[int]) -> None:
@@ -432,6 +451,7 @@ def _detachment_rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
             (ed, r["id"], position, ab["name"], ab.get("cost"), ab["text"])
         )
         _text(rows, r, f"ability:{position}", ab["name"], ab["text"])
+    _table_rows(r, rows)
 
 
 def _enhancement_rows(e: JSON, rows: Rows, _: list[int]) -> None:

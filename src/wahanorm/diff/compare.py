@@ -14,6 +14,7 @@ from typing import Any
 from wahanorm.diff import datasheet
 from wahanorm.diff.generic import compare_set, compare_value, label_of
 from wahanorm.diff.result import Change
+from wahanorm.diff.tables import compare_tables
 from wahanorm.diff.values import Json, canon
 
 Handler = Callable[[str, str, Json, Json, list[Change]], None]
@@ -39,6 +40,7 @@ FIELD_ORDER = (
     "effect",
     "restrictions",
     "text",
+    "tables",
 )
 """Fields shown first, in this order: the numbers players look for, then the rules text."""
 
@@ -116,4 +118,5 @@ HANDLERS: dict[str, Handler] = {
     "profiles": datasheet.compare_profiles,
     "weapons": datasheet.compare_weapons,
     "abilities": datasheet.compare_abilities,
+    "tables": compare_tables,
 }
