@@ -8,7 +8,9 @@ table: one with no table inside it and at least one row of two or more cells. A 
 text and stays in the rule's text.
 
 Rows are the ``<tr>``\\ s in order, cells their ``<td>``/``<th>`` in order, each cell's text
-on one line (its lines joined by a space) in the clean stage's spelling. A caption spanning
+on one line (its lines joined by a space) in the clean stage's spelling. The site prints a
+roll as a die's picture (``img/d2.png``) and a ``+``: the picture reads as its number
+(``2+``), as a player reads it. A caption spanning
 the table (``WOUND ROLL``, a unit's name over its rows) is a row of one cell, as the dump
 path gives it; spans are not repeated into the rows they cover. A row with no text (the
 site's spacer rows) is no row.
@@ -16,6 +18,7 @@ site's spacer rows) is no row.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +27,39 @@ TableRows = list[list[str]]
 """One table: its rows, each a list of cell texts."""
 
 _ANNOUNCES = re.compile(r"\bas shown below\.$", re.IGNORECASE)
+# The picture of a die face (``/wh40k10ed/img/d2.png``), and a roll split over two lines by it.
+_DIE = re.compile(r"(?:^|/)d([1-6])\.png$")
+_DIE_PLUS = re.compile(r"\b([1-6]) \+(?= |$)")
+
+
+def die_face(src: str | None) -> str | None:
+    """The number a die picture shows (``…/img/d2.png`` → ``2``), else None."""
+    match = _DIE.search(src or "")
+    return match.group(1) if match else None
+
+
+def with_die_faces(cell: Any) -> tuple[Any, bool]:
+    """A copy of an lxml cell whose die pictures are followed by their number (the picture
+    itself is no text), and whether it had any."""
+    found = False
+    for img in cell.iter("img"):
+        if die_face(img.get("src")) is not None:
+            found = True
+            break
+    if not found:
+        return cell, False
+    cell = copy.deepcopy(cell)
+    for img in cell.iter("img"):
+        face = die_face(img.get("src"))
+        if face is not None:
+            img.tail = face + (img.tail or "")
+    return cell, True
+
+
+def cell_line(lines: list[str], dice: bool) -> str:
+    """A cell's lines on one line; a die's number and the ``+`` printed under it as ``2+``."""
+    text = " ".join(lines)
+    return _DIE_PLUS.sub(r"\1+", text) if dice else text
 
 
 def is_data_table(el: Any) -> bool:

@@ -24,6 +24,7 @@ nor a list, a table without a row of text, a table whose values are gone. ``fiel
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from typing import Any
@@ -37,9 +38,12 @@ from wahanorm.clean.characters import normalize_text
 from wahanorm.html_tables import (
     TableRows,
     announces_table,
+    cell_line,
+    die_face,
     is_data_table,
     is_partial,
     table_rows,
+    with_die_faces,
 )
 
 # Elements that start and end a line of their own.
@@ -176,9 +180,10 @@ def strip_marks(text: str) -> str:
 
 
 def _cell_lxml(cell: Any) -> str:
+    cell, dice = with_die_faces(cell)
     parts: list[str] = []
     _walk_lxml(cell, parts, None)
-    return _join_lines("".join(parts).split("\n")).replace("\n", " ")
+    return cell_line(_join_lines("".join(parts).split("\n")).split("\n"), dice)
 
 
 def _walk_lxml(node: Any, parts: list[str], tables: list[TableRows] | None) -> None:
@@ -248,9 +253,21 @@ def _bs4_table(table: Tag) -> TableRows | None:
 
 
 def _bs4_cell(cell: Tag) -> str:
+    faces = [(img, _bs4_face(img)) for img in cell.find_all("img")]
+    dice = any(face for _, face in faces)
+    if dice:
+        cell = copy.copy(cell)
+        for img in cell.find_all("img"):
+            if face := _bs4_face(img):
+                img.insert_after(NavigableString(face))
     parts: list[str] = []
     _walk(cell, parts, None)
-    return _join_lines("".join(parts).split("\n")).replace("\n", " ")
+    return cell_line(_join_lines("".join(parts).split("\n")).split("\n"), dice)
+
+
+def _bs4_face(img: Any) -> str | None:
+    src = img.get("src") if isinstance(img, Tag) else None
+    return die_face(src if isinstance(src, str) else None)
 
 
 def _walk(node: Tag, parts: list[str], tables: list[TableRows] | None) -> None:

@@ -16,7 +16,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from wahanorm.clean.characters import normalize_text
-from wahanorm.html_tables import TableRows, is_data_table, table_rows
+from wahanorm.html_tables import TableRows, cell_line, is_data_table, table_rows, with_die_faces
 
 Element: TypeAlias = Any
 """An ``lxml.html.HtmlElement`` (lxml ships no type information)."""
@@ -118,7 +118,7 @@ def _walk(
         return
     if tables is not None and tag == "table" and is_data_table(el):
         # A table of rows leaves the text: its rows are the caller's (``html_tables``).
-        tables.append(table_rows(el, lambda cell: " ".join(text_lines(cell))))
+        tables.append(table_rows(el, _cell_line))
         out.append(BREAK)
         return
     cls = classes(el)
@@ -151,6 +151,11 @@ def _walk(
                 in_variants = False
     if block:
         out.append(BREAK)
+
+
+def _cell_line(cell: Element) -> str:
+    cell, dice = with_die_faces(cell)
+    return cell_line(text_lines(cell), dice)
 
 
 def text_lines(
