@@ -12,7 +12,7 @@ from wahanorm.emit import canonical_json
 from wahanorm.errors import Report
 from wahanorm.export import extract_export
 from wahanorm.export.context import TABLES
-from wahanorm.export.markup import html_to_text, html_to_text_bs4
+from wahanorm.export.markup import html_to_parts, html_to_parts_bs4, html_to_text, html_to_text_bs4
 from wahanorm.export.tables import read_table
 from wahanorm.extraction import Extraction
 from wahanorm.models import Datasheet
@@ -78,3 +78,4 @@ def test_lxml_walk_agrees_with_beautifulsoup_on_every_field(name: str) -> None:
             fields.update(v for v in record.fields.values() if "<" in v or "&" in v)
     assert len(fields) > 4000
     assert [f for f in fields if html_to_text(f) != html_to_text_bs4(f)] == []
+    assert [f for f in fields if html_to_parts(f) != html_to_parts_bs4(f)] == []
