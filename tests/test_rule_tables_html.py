@@ -123,6 +123,7 @@ def test_an_announced_table_without_rows_is_a_warning() -> None:
     cut = re.sub(r"<table.*</table>", "", raw)  # the real row with its table gone
     text, tables, notes = field_parts(cut)
     assert tables == ()
+    assert "as shown below.\nKEYWORDS" in text
     assert [n.split(":")[0] for n in notes] == ["table-missing"]
     assert notes[0].endswith("depends on the battle size, as shown below.")
     emptied = re.sub(r"(<td[^>]*>)(?:<b>)?[^<]*(?:</b>)?(</td>)", r"\1\2", raw)
