@@ -334,3 +334,79 @@ def test_a_scope_naming_a_profile_in_more_words_finds_it(tmp_path: Path) -> None
         ("Sorcerer", ["PSYKER"]),
     ]
     assert not [d for d in extraction.report.diagnostics if d.code == "keyword-scope"]
+
+
+# --- cost tables as the whole export prints them ---------------------------------------------
+# Real Datasheets_models_cost.csv rows (ListBrewer/Data, read at offset 110000) of datasheets
+# whose other rows are not in the fixture: they are put under a fixture datasheet's id
+# (000001021, Helbrute) in a copy of the fixture, in place of its own cost rows.
+
+OUTRIDER_COSTS = """\
+000002712|1|YOUR UNIT COSTS||
+000002712|2|YOUR UNIT COSTS||
+000002712|3|3 models|70|
+000002712|4|3 models|70|
+000002712|5|6 models|140|
+000002712|6|6 models|140|
+000002712|7|+ <!-- -->1 Invader ATV|60|
+000002712|8|+ <!-- -->1 Invader ATV|60|
+000002712|9|YOUR UNIT COSTS||
+000002712|10|3 models|75|
+000002712|11|6 models|140|
+000002712|12|+ <!-- -->1 Invader ATV|60|
+000002712|13|YOUR UNIT COSTS||
+000002712|14|3 models|70|
+000002712|15|6 models|140|
+000002712|16|+ <!-- -->1 Invader ATV|60|
+"""
+
+AGENT_COSTS = """\
+000002509|1|<div class="dsHeaderAoI">AGENTS OF THE IMPERIUM Detachment</div>||
+000002509|2|YOUR UNIT COSTS||
+000002509|3|6 models|50|
+000002509|4|<div class="dsHeaderAoI">Assigned Agent</div>||
+000002509|5|YOUR UNIT COSTS||
+000002509|6|6 models|70|
+"""
+
+
+def _with_costs(tmp_path: Path, rows: str) -> Extraction:
+    folder = tmp_path / MORE
+    shutil.copytree(SLICE / MORE, folder)
+    costs = folder / "Datasheets_models_cost.csv"
+    lines = costs.read_bytes().decode("utf-8-sig").split("\r\n")
+    kept = [line for line in lines if not line.startswith("000001021|")]
+    grafted = [
+        line.replace("000002712|", "000001021|").replace("000002509|", "000001021|")
+        for line in rows.splitlines()
+    ]
+    at = next(i for i, line in enumerate(kept) if line.startswith("000001035|"))
+    text = "\r\n".join(kept[:at] + grafted + kept[at:])
+    costs.write_bytes(("\ufeff" + text).encode("utf-8"))
+    return extract_export(folder, MORE)
+
+
+def test_a_cost_table_printed_more_than_once(tmp_path: Path) -> None:
+    extraction = _with_costs(tmp_path, OUTRIDER_COSTS)
+    helbrute = sheet(extraction, "thousand-sons/helbrute")
+    assert [(p.text, p.points, p.add_on) for p in helbrute.points] == [
+        ("3 models", 70, False),
+        ("6 models", 140, False),
+        ("+ 1 Invader ATV", 60, True),
+        ("3 models", 75, False),  # the third copy differs: kept, said aloud
+    ]
+    repeated = [d for d in extraction.report.diagnostics if d.code == "repeated-cost"]
+    assert len(repeated) == 1 and repeated[0].message.startswith("8 cost lines repeat")
+    conflict = [d for d in extraction.report.diagnostics if d.code == "cost-conflict"]
+    assert len(conflict) == 1 and "costs 70 and 75" in conflict[0].message
+
+
+def test_labelled_cost_rows_keep_their_label(tmp_path: Path) -> None:
+    extraction = _with_costs(tmp_path, AGENT_COSTS)
+    helbrute = sheet(extraction, "thousand-sons/helbrute")
+    assert [(p.text, p.models, p.points, p.units_from) for p in helbrute.points] == [
+        ("6 models (AGENTS OF THE IMPERIUM Detachment)", 6, 50, 1),
+        ("6 models (Assigned Agent)", 6, 70, 1),
+    ]
+    codes = {d.code for d in extraction.report.diagnostics}
+    assert not codes & {"bad-cost", "cost-conflict", "repeated-cost"}

@@ -118,6 +118,13 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
         for record, name, faction in rows
     ]
     _report_dropped_columns(ctx)
+    if ctx.repeated_costs:
+        ctx.report.info(
+            "repeated-cost",
+            f"{ctx.repeated_costs} cost lines repeat a line of the same table exactly (the "
+            "export prints some cost tables more than once); left out",
+            path=ctx.path("Datasheets_models_cost.csv"),
+        )
     return built
 
 
@@ -492,12 +499,12 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
     units the lines under it apply to, another heading (``WARGEAR OPTIONS``) makes the lines
     under it add-ons."""
     table = "Datasheets_models_cost.csv"
-    points: list[Points] = []
+    points: list[tuple[Points, int]] = []
     reader = CostTable()
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
-        if not cost and reader.heading(text):
+        if not cost and (reader.heading(text) or reader.labels(text)):
             continue
         line = reader.line(text, cost)
         if line is None:
@@ -515,8 +522,34 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
                 line=row.line_start,
                 path=ctx.path(table),
             )
-        points.append(line)
-    return points
+        points.append((line, row.line_start))
+    return _repeats_out(ctx, points)
+
+
+def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[Points]:
+    """The export prints some cost tables two or three times over (``YOUR UNIT COSTS`` /
+    ``YOUR UNIT COSTS`` / ``1 model|70`` / ``1 model|70`` …): a line that repeats an earlier one
+    exactly is left out (counted for one note of the whole export); two lines for the same models
+    and units at different costs are both kept and said aloud."""
+    kept: list[Points] = []
+    seen: dict[tuple[str, int | None, int | None, bool], int] = {}
+    for line, line_start in points:
+        key = (line.text, line.units_from, line.units_to, line.add_on)
+        if key not in seen:
+            seen[key] = line.points
+            kept.append(line)
+        elif seen[key] == line.points:
+            ctx.repeated_costs += 1
+        else:
+            ctx.report.warning(
+                "cost-conflict",
+                f"cost line {line.text!r} (units {line.units_from}-{line.units_to or ''}) costs "
+                f"{seen[key]} and {line.points} in the same table; both kept",
+                line=line_start,
+                path=ctx.path("Datasheets_models_cost.csv"),
+            )
+            kept.append(line)
+    return kept
 
 
 def _keywords(
