@@ -543,13 +543,22 @@ def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[P
         else:
             ctx.report.warning(
                 "cost-conflict",
-                f"cost line {line.text!r} (units {line.units_from}-{line.units_to or ''}) costs "
-                f"{seen[key]} and {line.points} in the same table; both kept",
+                f"cost line {line.text!r} ({_units(line)}) costs {seen[key]} and "
+                f"{line.points} in the same table; both kept",
                 line=line_start,
                 path=ctx.path("Datasheets_models_cost.csv"),
             )
             kept.append(line)
     return kept
+
+
+def _units(line: Points) -> str:
+    """Which units a cost line is for, as a diff names it: ``units 4+``, ``units 1-3``."""
+    if line.units_from is None:
+        return "every unit"
+    if line.units_to is None:
+        return f"units {line.units_from}+"
+    return f"units {line.units_from}-{line.units_to}"
 
 
 def _keywords(
