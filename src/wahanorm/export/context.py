@@ -92,6 +92,8 @@ class ExportContext:
     factions: dict[str, str] = field(default_factory=dict)
     detachments: dict[str, str] = field(default_factory=dict)
     glossary_names: dict[str, str] = field(default_factory=dict)
+    repeated_costs: int = 0
+    """Cost lines left out because they repeat a line of the same table exactly."""
     said: Edition | None = None
     """The edition the user said (``--edition``), for an export that does not tell its own."""
     edition: Edition = 10

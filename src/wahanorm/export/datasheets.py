@@ -118,6 +118,13 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
         for record, name, faction in rows
     ]
     _report_dropped_columns(ctx)
+    if ctx.repeated_costs:
+        ctx.report.info(
+            "repeated-cost",
+            f"{ctx.repeated_costs} cost lines repeat a line of the same table exactly (the "
+            "export prints some cost tables more than once); left out",
+            path=ctx.path("Datasheets_models_cost.csv"),
+        )
     return built
 
 
@@ -179,7 +186,8 @@ def _datasheet(
 ) -> Datasheet:
     key = record.get("id")
     models = linked.of("Datasheets_models.csv", key)
-    keywords, faction_keywords = _keywords(ctx, linked.of("Datasheets_keywords.csv", key))
+    keywords, faction_keywords, scoped = _keywords(ctx, linked.of("Datasheets_keywords.csv", key))
+    profiles = _scoped_keywords(ctx, [_profile(ctx, row) for row in models], scoped, keywords)
     return Datasheet(
         id=ids[key],
         name=name,
@@ -190,7 +198,7 @@ def _datasheet(
         sources=[ctx.source(SHEETS, record)],
         faction=faction,
         base_size=_base_size(ctx, models),
-        profiles=[_profile(ctx, row) for row in models],
+        profiles=profiles,
         weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key)),
         abilities=_abilities(ctx, record, linked.of("Datasheets_abilities.csv", key), links),
         damaged=_damaged(ctx, record),
@@ -427,6 +435,20 @@ def _ability(ctx: ExportContext, row: Record) -> tuple[str, Ability | None]:
             path=ctx.path(table),
         )
         return group, None
+    if (
+        glossary_id
+        and glossary_id not in ctx.glossary_names
+        and not ctx.text(table, row, "description")
+    ):
+        # A row that names the ability itself (``Cabal of Sorcerers (Aspiring Sorcerer only)``)
+        # and links the glossary's: the link is out of the export, only the name is read.
+        ctx.report.warning(
+            "dangling-link",
+            f"link to ability_id {glossary_id!r}, which the export does not hold; the ability "
+            f"keeps the name the row gives it, {name!r}",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
     if not name:
         ctx.report.error(
             "missing-field",
@@ -477,12 +499,12 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
     units the lines under it apply to, another heading (``WARGEAR OPTIONS``) makes the lines
     under it add-ons."""
     table = "Datasheets_models_cost.csv"
-    points: list[Points] = []
+    points: list[tuple[Points, int]] = []
     reader = CostTable()
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
-        if not cost and reader.heading(text):
+        if not cost and (reader.heading(text) or reader.labels(text)):
             continue
         line = reader.line(text, cost)
         if line is None:
@@ -500,23 +522,122 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
                 line=row.line_start,
                 path=ctx.path(table),
             )
-        points.append(line)
-    return points
+        points.append((line, row.line_start))
+    return _repeats_out(ctx, points)
 
 
-def _keywords(ctx: ExportContext, rows: list[Record]) -> tuple[list[str], list[str]]:
+def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[Points]:
+    """The export prints some cost tables two or three times over (``YOUR UNIT COSTS`` /
+    ``YOUR UNIT COSTS`` / ``1 model|70`` / ``1 model|70`` …): a line that repeats an earlier one
+    exactly is left out (counted for one note of the whole export); two lines for the same models
+    and units at different costs are both kept and said aloud."""
+    kept: list[Points] = []
+    seen: dict[tuple[str, int | None, int | None, bool], int] = {}
+    for line, line_start in points:
+        key = (line.text, line.units_from, line.units_to, line.add_on)
+        if key not in seen:
+            seen[key] = line.points
+            kept.append(line)
+        elif seen[key] == line.points:
+            ctx.repeated_costs += 1
+        else:
+            ctx.report.warning(
+                "cost-conflict",
+                f"cost line {line.text!r} ({_units(line)}) costs {seen[key]} and "
+                f"{line.points} in the same table; both kept",
+                line=line_start,
+                path=ctx.path("Datasheets_models_cost.csv"),
+            )
+            kept.append(line)
+    return kept
+
+
+def _units(line: Points) -> str:
+    """Which units a cost line is for, as a diff names it: ``units 4+``, ``units 1-3``."""
+    if line.units_from is None:
+        return "every unit"
+    if line.units_to is None:
+        return f"units {line.units_from}+"
+    return f"units {line.units_from}-{line.units_to}"
+
+
+def _keywords(
+    ctx: ExportContext, rows: list[Record]
+) -> tuple[list[str], list[str], dict[str, tuple[list[str], Record]]]:
     """Keywords in the dumps' form (upper case), faction keywords apart, each once, sorted: the
-    export's row order changes between exports while the keywords do not."""
+    export's row order changes between exports while the keywords do not. Keywords whose
+    ``model`` column names one model (``ASPIRING SORCERER ONLY``; ``ALL MODELS`` and an empty
+    cell are the whole unit's) come apart too, by that model's name in upper case, each with the
+    first row that scopes it (for its line)."""
     table = "Datasheets_keywords.csv"
     plain: dict[str, None] = {}
     faction: dict[str, None] = {}
+    scoped: dict[str, tuple[list[str], Record]] = {}
     for row in rows:
         keyword = ctx.text(table, row, "keyword").upper()
         if not keyword:
             continue
         is_faction = row.get("is_faction_keyword").strip().lower() == "true"
+        model = _model_scope(ctx.text(table, row, "model"))
+        if model and not is_faction:
+            words, _ = scoped.setdefault(model, ([], row))
+            if keyword not in words:
+                words.append(keyword)
+            continue
         (faction if is_faction else plain)[keyword] = None
-    return sorted(plain), sorted(faction)
+    return sorted(plain), sorted(faction), scoped
+
+
+_ONLY = re.compile(r"\s+ONLY$")
+
+
+def _model_scope(cell: str) -> str:
+    """The model a keyword row is scoped to, in upper case (``Aspiring Sorcerer only`` →
+    ``ASPIRING SORCERER``); empty for the whole unit (an empty cell, ``ALL MODELS``)."""
+    scope = _ONLY.sub("", " ".join(cell.split()).upper())
+    return "" if scope in ("", "ALL MODELS") else scope
+
+
+def _scoped_keywords(
+    ctx: ExportContext,
+    profiles: list[Profile],
+    scoped: dict[str, tuple[list[str], Record]],
+    keywords: list[str],
+) -> list[Profile]:
+    """Each model's own keywords on its profile (as the page reader puts them). A scope names a
+    profile exactly, or is the only profile whose name it holds as whole words (``SAINT
+    CELESTINE`` → the profile ``Celestine``); keywords scoped to no profile, or to several,
+    stay with the unit's, said aloud."""
+    table = "Datasheets_keywords.csv"
+    names = [profile.name.upper() for profile in profiles]
+    own: dict[int, set[str]] = defaultdict(set)
+    for model, (words, row) in scoped.items():
+        index = _profile_index(model, names)
+        if index is None:
+            ctx.report.warning(
+                "keyword-scope",
+                f"keywords {', '.join(words)} are scoped to {model!r}, which names no single "
+                f"model profile of the datasheet ({', '.join(names) or 'none'}); kept on the unit",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            keywords[:] = sorted(set(keywords) | set(words))
+            continue
+        own[index].update(words)
+    return [
+        profile.model_copy(update={"keywords": sorted(set(profile.keywords) | own[i])})
+        if i in own
+        else profile
+        for i, profile in enumerate(profiles)
+    ]
+
+
+def _profile_index(model: str, names: list[str]) -> int | None:
+    if model in names:
+        return names.index(model)
+    padded = f" {model} "
+    holding = [i for i, name in enumerate(names) if name and f" {name} " in padded]
+    return holding[0] if len(holding) == 1 else None
 
 
 def _ids(

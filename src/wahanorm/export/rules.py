@@ -14,7 +14,12 @@ from wahanorm.export.tables import Record
 from wahanorm.ids import make_id
 from wahanorm.models import Detachment, DetachmentRule, Enhancement, Rule
 from wahanorm.parse.detachment import split_detachment_text
-from wahanorm.parse.labelled_rule import numbered_heading, rule_references, rule_sections
+from wahanorm.parse.labelled_rule import (
+    numbered_heading,
+    rule_references,
+    rule_sections,
+    unglue_numbered_headings,
+)
 
 Links = dict[str, str]
 """Export row id → entity id."""
@@ -205,6 +210,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
         if record.get("legend").strip():
             dropped_legends += 1
         number, text = numbered_heading(name, text)
+        text = unglue_numbered_headings(text)
         rule = Rule(
             id=make_id(faction, name),
             name=name,

@@ -59,6 +59,17 @@ def split_rule_number(heading: str) -> tuple[str, str | None]:
     return match.group("name").strip(), match.group("number")
 
 
+_GLUED_HEADING = re.compile(
+    r"^(?P<name>[A-Z][A-Z0-9'’/ -]*[A-Z])(?P<number>\d{2}(?:\.\d{2}){1,3})$", re.MULTILINE
+)
+
+
+def unglue_numbered_headings(text: str) -> str:
+    """A rule nested in another's text keeps its heading and number glued as the site prints
+    them (``SCOUT MOVE24.32``): they are split by a space (``SCOUT MOVE 24.32``)."""
+    return _GLUED_HEADING.sub(r"\g<name> \g<number>", text)
+
+
 def numbered_heading(name: str, text: str) -> tuple[str | None, str]:
     """11th-edition rule texts open with the rule's heading and number (``FIRING DECK24.14``):
     (the number, the text without that line, which only repeats the name); a text that does not

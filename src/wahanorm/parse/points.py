@@ -92,6 +92,10 @@ class CostTable:
 
     tier: Tier | None = None
     add_ons: bool = False
+    label: str | None = None
+    """The label of the rows under a cost-less row that is no heading and no count (the
+    export's ``AGENTS OF THE IMPERIUM Detachment`` / ``Assigned Agent`` rows), written after
+    their text as the pages print it: ``6 models (Assigned Agent)``."""
 
     def heading(self, text: str) -> bool:
         """Take ``text`` as a heading row, if it is one."""
@@ -104,6 +108,17 @@ class CostTable:
             return True
         return False
 
+    def labels(self, text: str) -> bool:
+        """Take ``text`` (a row without a cost that is no heading) as the label of the rows
+        under it, if it is no count of models (a count without a cost is a missing cost)."""
+        text = " ".join(text.split())
+        if not text or model_count(text.removeprefix("+").strip()) is not None:
+            return False
+        self.label = text
+        return True
+
     def line(self, text: str, cost: str) -> Points | None:
         """A cost row under the current heading; None when the cost is not a number."""
+        if self.label:
+            text = f"{' '.join(text.split())} ({self.label})"
         return cost_line(text, cost, self.tier, self.add_ons)
