@@ -16,6 +16,7 @@ import orjson
 
 from wahanorm import emit
 from wahanorm.errors import InputError
+from wahanorm.migrate import current_entity
 
 JSON = dict[str, Any]
 
@@ -61,7 +62,8 @@ class Output:
         return entries if isinstance(entries, list) else []
 
     def entity(self, entry: Mapping[str, Any]) -> JSON:
-        """The entity file of one index entry, as JSON."""
+        """The entity file of one index entry, as JSON in the current contract (a file of an
+        older version is read through ``migrate.current_entity``)."""
         rel = entity_file(entry)
         if self.texts is not None:
             if rel not in self.texts:
@@ -78,7 +80,7 @@ class Output:
             data = _parse(rel, raw)
         if not isinstance(data, dict):
             raise InputError(f"{self.label}: {rel} is not an entity (not a JSON object)")
-        return data
+        return current_entity(data)
 
     def entities(self) -> Iterator[JSON]:
         """Every entity, in the index's order."""
