@@ -318,3 +318,21 @@ def test_diff_of_damaged_outputs_in_each_format(work: Path, fmt: str) -> None:
     assert one_line(missing) == "wahanorm diff: nothere: no such file or folder"
     same = run(work, "diff", "in", "out", "--format", fmt)
     assert (same.returncode, same.stderr) == (0, "")
+
+
+def test_diff_says_what_a_damaged_index_does_not_bear_out(work: Path) -> None:
+    shutil.copytree(work / "out", work / "gone")
+    (work / "gone" / SHEET).unlink()
+    done = run(work, "diff", "gone", "out")
+    assert one_line(done, 1) == (
+        f"wahanorm diff: note: gone: index.json lists 1 entity files not there ({SHEET}); "
+        "compared as absent"
+    )
+    assert "+ datasheet 'Iron Hand' Straken" in done.stdout
+    _index_not_an_object(work / "gone")
+    (work / "gone" / SHEET).write_text((work / "out" / SHEET).read_text())
+    done = run(work, "diff", "gone", "out")
+    assert one_line(done, 0) == (
+        "wahanorm diff: note: gone/index.json is not a wahanorm index (not a JSON object); "
+        "compared by the entity files found"
+    )

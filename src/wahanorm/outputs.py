@@ -57,7 +57,8 @@ class Output:
         """The files of a conversion, ``relative path → text`` (``Conversion.files``)."""
         if emit.INDEX_NAME not in files:
             raise InputError(f"{label}: no {emit.INDEX_NAME} among the files", path=label)
-        return cls(label, _index(emit.INDEX_NAME, files[emit.INDEX_NAME].encode()), texts=files)
+        index = _index(f"{label}/{emit.INDEX_NAME}", files[emit.INDEX_NAME].encode())
+        return cls(label, index, texts=files)
 
     @property
     def entries(self) -> list[JSON]:
