@@ -336,3 +336,12 @@ def test_diff_says_what_a_damaged_index_does_not_bear_out(work: Path) -> None:
         "wahanorm diff: note: gone/index.json is not a wahanorm index (not a JSON object); "
         "compared by the entity files found"
     )
+
+
+@pytest.mark.parametrize("chars", ["-5", "0", "x"])
+def test_diff_max_chars_takes_a_whole_number_of_1_or_more(work: Path, chars: str) -> None:
+    done = run(work, "diff", "in", "out", "--format", "markdown", "--max-chars", chars)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"wahanorm diff: error: argument --max-chars: not a whole number of 1 or more: {chars!r}"
+    )
