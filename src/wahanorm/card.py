@@ -41,6 +41,11 @@ def run_show(
     given) and print its card to ``stream``; choices and errors go to stderr."""
     import sys
 
+    if not query.strip():
+        print(
+            "wahanorm show: give a name or an id to show (e.g. 'command re-roll')", file=sys.stderr
+        )
+        return EXIT_NOT_ONE
     try:
         output = Output.from_folder(out)
         entries = [e for e in output.entries if _wanted(e, kind, edition)]
@@ -62,7 +67,12 @@ def run_show(
         return EXIT_NOT_ONE
     styled = stream.isatty() and not os.environ.get("NO_COLOR")
     width = shutil.get_terminal_size((100, 24)).columns if stream.isatty() else 100
-    stream.write(render(entity, Style(styled, max(60, min(width, 140)))))
+    try:
+        card = render(entity, Style(styled, max(60, min(width, 140))))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        print(f"wahanorm show: {output.not_the_contract(chosen, exc).message}", file=sys.stderr)
+        return EXIT_NOT_ONE
+    stream.write(card)
     return EXIT_SHOWN
 
 

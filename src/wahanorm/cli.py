@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 import time
+import traceback
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -109,7 +110,7 @@ def _size(text: str) -> int:
     """``512M``, ``2G``, ``300K`` or a number of bytes."""
     units = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
     number, unit = text.strip().upper().rstrip("B"), ""
-    if number[-1:] in units:
+    if number[-1:] in units.keys() - {""}:
         number, unit = number[:-1], number[-1]
     if not number.isdigit():
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (give e.g. 200M or 2G)")
@@ -141,6 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("wahanorm: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug: one line with its place, never a traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        print(
+            f"wahanorm: internal error ({type(exc).__name__}: {exc}) at "
+            f"{Path(where.filename).name}:{where.lineno}; please report it",
+            file=sys.stderr,
+        )
+        return 2
     parser.print_usage(sys.stderr)
     print("wahanorm: error: name a command: convert, diff, schema, db or show", file=sys.stderr)
     return 2
@@ -180,16 +189,39 @@ def _write_database(target: Path, source: Output | Mapping[str, str]) -> int:
     from wahanorm.errors import WahanormError
     from wahanorm.outputs import Output
 
+    problem = _database_target_problem(target)
+    if problem:
+        print(f"wahanorm: error: {problem}", file=sys.stderr)
+        return 2
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)  # as convert makes --out
         output = source if isinstance(source, Output) else Output.from_files(source)
         build_database(output, target)
     except WahanormError as exc:
         print(f"wahanorm: error: {exc.message}", file=sys.stderr)
         return 2
-    except (OSError, sqlite3.Error) as exc:
+    except OSError as exc:
+        print(
+            f"wahanorm: error: cannot write the database {target}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 2
+    except sqlite3.Error as exc:
         print(f"wahanorm: error: cannot write the database {target}: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _database_target_problem(target: Path) -> str | None:
+    """Why the database cannot be written at ``target`` (a folder, or below a file), or None."""
+    if target.is_dir():
+        return f"the database {target} is a folder: give the path of a file, e.g. {target}/rules.db"
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"cannot write the database {target}: {parent} is a file, not a folder"
+            break
+    return None
 
 
 def run_convert(args: argparse.Namespace) -> int:
@@ -200,6 +232,16 @@ def run_convert(args: argparse.Namespace) -> int:
         print(
             f"wahanorm: error: no such input: {missing[0]} (give a file or folder)", file=sys.stderr
         )
+        return 2
+    if args.check and args.sqlite:
+        print(
+            "wahanorm: error: --check writes nothing, --sqlite writes a database: give one of "
+            "them (check first, then 'wahanorm db OUT DB')",
+            file=sys.stderr,
+        )
+        return 2
+    if args.check and args.out.exists() and not args.out.is_dir():
+        print(f"wahanorm: error: --out {args.out} is a file, not a folder", file=sys.stderr)
         return 2
     if args.jobs < 1:
         print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
@@ -279,6 +321,11 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
 
 
 def _check(out: Path, files: dict[str, str]) -> int:
+    if not out.exists():
+        print(
+            f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it", file=sys.stderr
+        )
+        return 1
     with emit.reading(out) as whole:
         present = emit.list_files(out)
         current = emit.existing_outputs(out)

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from wahanorm.errors import InputError
 from wahanorm.outputs import JSON, Output
 
 DB_VERSION = 3
@@ -224,33 +225,46 @@ def collect_rows(output: Output) -> Rows:
     ]
     next_weapon = [1]
     for entry in output.entries:
-        entity = output.entity(entry)
-        kind = str(entry["kind"])
-        ed = _edition(entity)
-        rows["entities"].append(
-            (ed, kind, entry["id"], entry["name"], entry["hash"], entry.get("variants", 0))
-        )
-        for position, src in enumerate(entity.get("sources", [])):
-            rows["sources"].append(
-                (ed, kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
+        try:
+            _entity_rows(output.entity(entry), entry, rows, next_weapon)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise output.not_the_contract(entry, exc) from exc
+    diagnostics = index.get("diagnostics", [])
+    for number, d in enumerate(diagnostics if isinstance(diagnostics, list) else [], start=1):
+        try:
+            rows["diagnostics"].append(
+                (
+                    number,
+                    d["severity"],
+                    d["code"],
+                    d["message"],
+                    d["path"],
+                    d.get("line"),
+                    d.get("column"),
+                    d.get("excerpt"),
+                )
             )
-        filler = _FILLERS.get(kind)
-        if filler is not None:
-            filler(entity, rows, next_weapon)
-    for number, d in enumerate(index.get("diagnostics", []), start=1):
-        rows["diagnostics"].append(
-            (
-                number,
-                d["severity"],
-                d["code"],
-                d["message"],
-                d["path"],
-                d.get("line"),
-                d.get("column"),
-                d.get("excerpt"),
-            )
-        )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise InputError(
+                f"{output.label}: diagnostic {number} of index.json is damaged ({exc!r} missing)"
+            ) from exc
     return rows
+
+
+def _entity_rows(entity: JSON, entry: JSON, rows: Rows, next_weapon: list[int]) -> None:
+    """The rows of one entity file (its ``index.json`` entry gives its hash)."""
+    kind = str(entry["kind"])
+    ed = _edition(entity)
+    rows["entities"].append(
+        (ed, kind, entry["id"], entry["name"], entry["hash"], entry.get("variants", 0))
+    )
+    for position, src in enumerate(entity.get("sources", [])):
+        rows["sources"].append(
+            (ed, kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
+        )
+    filler = _FILLERS.get(kind)
+    if filler is not None:
+        filler(entity, rows, next_weapon)
 
 
 def _edition(entity: JSON) -> int:

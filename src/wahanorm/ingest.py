@@ -45,9 +45,21 @@ def display_path(path: Path) -> str:
     # abspath, not resolve: symlinks are not followed (a link loop must not raise here).
     absolute = Path(os.path.abspath(path))
     try:
-        return absolute.relative_to(Path(os.path.abspath(Path.cwd()))).as_posix()
+        shown = absolute.relative_to(Path(os.path.abspath(Path.cwd()))).as_posix()
     except ValueError:
-        return path.as_posix()
+        shown = path.as_posix()
+    return printable_name(shown)
+
+
+def printable_name(name: str) -> str:
+    """A file name as text that JSON and a terminal can hold: bytes of a name that are not UTF-8
+    (Python keeps them as lone surrogates) are written ``\\xff``."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def name_is_utf8(path: Path) -> bool:
+    """False when the file's name holds bytes that are not UTF-8 (shown escaped)."""
+    return printable_name(str(path)) == str(path)
 
 
 def is_export_dir(path: Path) -> bool:

@@ -16,6 +16,7 @@ import orjson
 
 from wahanorm import emit
 from wahanorm.errors import InputError
+from wahanorm.migrate import current_entity
 
 JSON = dict[str, Any]
 
@@ -45,28 +46,34 @@ class Output:
                 "'wahanorm convert' first or give --out",
                 path=str(folder),
             )
-        return cls(str(folder), _parse(str(path), path.read_bytes()), folder=folder)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+        return cls(str(folder), _index(str(path), raw), folder=folder)
 
     @classmethod
     def from_files(cls, files: Mapping[str, str], label: str = "<conversion>") -> Output:
         """The files of a conversion, ``relative path → text`` (``Conversion.files``)."""
         if emit.INDEX_NAME not in files:
             raise InputError(f"{label}: no {emit.INDEX_NAME} among the files", path=label)
-        return cls(label, _parse(emit.INDEX_NAME, files[emit.INDEX_NAME].encode()), texts=files)
+        index = _index(f"{label}/{emit.INDEX_NAME}", files[emit.INDEX_NAME].encode())
+        return cls(label, index, texts=files)
 
     @property
     def entries(self) -> list[JSON]:
-        """The index's entries, in its order (kind, then id)."""
-        entries = self.index.get("entities", [])
-        return entries if isinstance(entries, list) else []
+        """The index's entries, in its order (kind, then id); checked when the index is read."""
+        entries: list[JSON] = self.index["entities"]
+        return entries
 
     def entity(self, entry: Mapping[str, Any]) -> JSON:
-        """The entity file of one index entry, as JSON."""
+        """The entity file of one index entry, as JSON in the current contract (a file of an
+        older version is read through ``migrate.current_entity``)."""
         rel = entity_file(entry)
         if self.texts is not None:
             if rel not in self.texts:
                 raise InputError(f"{self.label}: {rel} is listed in the index but missing")
-            data = _parse(rel, self.texts[rel].encode())
+            data = _parse(f"{self.label}: {rel}", self.texts[rel].encode())
         else:
             assert self.folder is not None
             try:
@@ -75,15 +82,62 @@ class Output:
                 raise InputError(
                     f"{self.label}: cannot read {rel}, listed in the index ({exc.strerror})"
                 ) from exc
-            data = _parse(rel, raw)
+            data = _parse(f"{self.label}: {rel}", raw)
         if not isinstance(data, dict):
             raise InputError(f"{self.label}: {rel} is not an entity (not a JSON object)")
-        return data
+        return current_entity(data)
+
+    def not_the_contract(self, entry: Mapping[str, Any], exc: Exception) -> InputError:
+        """The error of an entity file a reader failed on (``exc``): where the file departs from
+        the contract, by the contract's own validation."""
+        from pydantic import TypeAdapter, ValidationError
+
+        from wahanorm.models import AnyEntity
+
+        rel = entity_file(entry)
+        reason = f"{type(exc).__name__}: {exc}"
+        try:
+            TypeAdapter(AnyEntity).validate_python(self.entity(entry))
+        except ValidationError as invalid:
+            first = invalid.errors()[0]
+            reason = ".".join(str(p) for p in first["loc"]) + f": {first['msg']}"
+        except InputError as unreadable:
+            return unreadable
+        return InputError(f"{self.label}: {rel} does not follow the output contract ({reason})")
 
     def entities(self) -> Iterator[JSON]:
         """Every entity, in the index's order."""
         for entry in self.entries:
             yield self.entity(entry)
+
+
+def _index(where: str, raw: bytes) -> JSON:
+    """An ``index.json``: an object whose ``entities`` are entries naming a file each (a damaged
+    or foreign index is an input error here, not a crash in a reader)."""
+    data = _parse(where, raw)
+    if not isinstance(data, dict):
+        raise InputError(f"{where} is not a wahanorm index (not a JSON object)", path=where)
+    entries = data.setdefault("entities", [])
+    if not isinstance(entries, list):
+        raise InputError(f"{where}: its 'entities' is not a list", path=where)
+    for number, entry in enumerate(entries, start=1):
+        problem = _entry_problem(entry)
+        if problem:
+            raise InputError(f"{where}: entity entry {number} {problem}", path=where)
+    return data
+
+
+def _entry_problem(entry: object) -> str | None:
+    if not isinstance(entry, dict):
+        return "is not a JSON object"
+    for field in ("kind", "id", "name", "hash"):
+        if not isinstance(entry.get(field), str):
+            return f"has no {field}"
+    try:
+        entity_file(entry)
+    except ValueError as exc:
+        return f"names no file of this output ({exc})"
+    return None
 
 
 def _parse(where: str, raw: bytes) -> Any:

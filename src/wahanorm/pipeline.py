@@ -106,6 +106,12 @@ def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) 
     """Entities of one input; failures become diagnostics, never exceptions. ``stage(name)``
     is told the steps of a long input (an export's tables)."""
     extraction = _extract(item, stage)
+    if not ingest.name_is_utf8(item.path):
+        extraction.report.warning(
+            "path-not-utf8",
+            "the file's name is not UTF-8: it is named here with those bytes escaped (\\xNN); "
+            "rename the file to keep its name",
+        )
     extraction.report.summarize()
     return extraction
 

@@ -45,7 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument(
         "--max-chars",
-        type=int,
+        type=_positive,
         metavar="N",
         help="markdown only: cut after the last entity that fits in N characters, saying how "
         "many are left out (a GitHub comment holds 65536)",
@@ -62,6 +62,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="accepted for git's sake: the exit status always tells (0 same, 1 changes, 2 error)",
     )
     parser.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    """A whole number of 1 or more (``--max-chars``)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number of 1 or more: {text!r}")
+    return int(text)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:

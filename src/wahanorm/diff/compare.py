@@ -57,7 +57,13 @@ def compare_entities(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
         elif b is None and isinstance(a, list):
             b = []
         handler = HANDLERS.get(key, compare_value)
-        handler(key, label_of(key), a, b, changes)
+        found = len(changes)
+        try:
+            handler(key, label_of(key), a, b, changes)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            # a field not of the contract's shape (a damaged or foreign file): compared as JSON
+            del changes[found:]
+            compare_value(key, label_of(key), a, b, changes)
     return changes
 
 

@@ -18,6 +18,7 @@ from wahanorm.diff.rename import find_renames
 from wahanorm.diff.result import Change, Counts, DiffReport, EntityDiff, Side, SideSource, Status
 from wahanorm.emit import INDEX_NAME, entity_relpath
 from wahanorm.errors import InputError
+from wahanorm.migrate import current_entity
 from wahanorm.models import KINDS, AnyEntity
 
 Entity = dict[str, Any]
@@ -59,7 +60,9 @@ def read_entities(snap: Snapshot) -> Entities:
             continue  # not an entity file: nothing of the contract, nothing to compare
         key = _key_of(rel, data)
         _check_identity(snap.spec, rel, data, key in by_key)
-        by_key[key] = data
+        # an older contract version read as the current one; keyed as written (the edition ""
+        # of an output written before editions is paired across editions below)
+        by_key[key] = current_entity(data)
         texts[key] = text
     return Entities(by_key, texts, version)
 

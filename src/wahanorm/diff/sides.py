@@ -36,8 +36,29 @@ def _from_path(spec: str, path: Path) -> tuple[Snapshot, list[str]]:
                 raise InputError(
                     f"{spec}: holds a run cut short; run wahanorm convert to finish it"
                 )
-            return Snapshot(spec, "output", emit.existing_outputs(path)), []
+            files = emit.existing_outputs(path)
+            return Snapshot(spec, "output", files), _index_notes(spec, files)
     return _convert(spec, [path], "inputs")
+
+
+def _index_notes(spec: str, files: dict[str, str]) -> list[str]:
+    """What an output folder's ``index.json`` says that its files do not bear out (a damaged
+    index, files it lists that are missing): the diff compares the files it finds, and says so."""
+    from wahanorm.errors import InputError
+    from wahanorm.outputs import Output
+
+    try:
+        output = Output.from_files(files, spec)
+    except InputError as exc:
+        return [f"{exc.message}; compared by the entity files found"]
+    missing = [rel for entry in output.entries if (rel := emit.entity_relpath(entry)) not in files]
+    if not missing:
+        return []
+    listed = ", ".join(missing[:3]) + (" …" if len(missing) > 3 else "")
+    return [
+        f"{spec}: index.json lists {len(missing)} entity files not there ({listed}); compared "
+        "as absent"
+    ]
 
 
 def _convert(spec: str, paths: list[Path], source: SideSource) -> tuple[Snapshot, list[str]]:
