@@ -20,7 +20,7 @@ import pytest
 
 import wahanorm
 from wahanorm import emit
-from wahanorm.migrate import current_entity
+from wahanorm.migrate import current_entity, current_index
 from wahanorm.models import Stratagem
 
 REPO = Path(__file__).resolve().parents[1]
@@ -87,6 +87,9 @@ def test_load_reads_an_output_written_before_editions() -> None:
         ("stratagem", "core/insane-bravery", 10),
         ("stratagem", "embarked-regiment/duck-and-cover", 10),
     ]
+    # Its index.json says schema version 1: read as version 2, each entry 10th edition.
+    assert loaded.index.schema_version == 2
+    assert {e.edition for e in loaded.index.entities} == {10}
 
 
 def test_db_builds_the_database_of_an_output_written_before_editions(tmp_path: Path) -> None:
@@ -151,3 +154,14 @@ def test_diff_of_an_old_output_against_the_committed_out_shows_real_changes(
     )
     # "Any phase, just after you make an Advance roll …": v1 did not tell any phase
     assert "Timing any phase: no → yes" in changed[changed.index("Core rules") + 2]
+
+
+def test_an_index_of_version_1_becomes_version_2_and_others_pass_unchanged() -> None:
+    old = {"schema_version": 1, "entities": [{"id": "core/x", "kind": "rule"}]}
+    assert current_index(old) == {
+        "schema_version": 2,
+        "entities": [{"edition": 10, "id": "core/x", "kind": "rule"}],
+    }
+    assert old["entities"] == [{"id": "core/x", "kind": "rule"}]  # never changed in place
+    newer = {"schema_version": 3, "entities": []}
+    assert current_index(newer) is newer

@@ -97,13 +97,14 @@ def load(out: PathLike) -> Loaded:
     contract raises ``pydantic.ValidationError``)."""
     from pydantic import TypeAdapter
 
+    from wahanorm.migrate import current_index
     from wahanorm.models import AnyEntity, Index
     from wahanorm.outputs import Output
 
     output = Output.from_folder(Path(out))
     adapter: TypeAdapter[Entity] = TypeAdapter(AnyEntity)
     entities = [adapter.validate_python(data) for data in output.entities()]
-    return Loaded(Index.model_validate(output.index), entities)
+    return Loaded(Index.model_validate(current_index(output.index)), entities)
 
 
 def diff(old: PathLike | Result, new: PathLike | Result) -> DiffReport:

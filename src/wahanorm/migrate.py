@@ -29,6 +29,26 @@ OLDEST_EDITION = 10
 """The edition of an entity written before editions existed."""
 
 
+CURRENT_SCHEMA = 2
+"""The ``schema_version`` of ``index.json`` this wahanorm writes (``models.SCHEMA_VERSION``)."""
+
+
+def current_index(index: JSON) -> JSON:
+    """``index.json`` of an older output in the current contract: version 1 (every output
+    before editions and after them until the version was raised) becomes version 2, its entries
+    without ``edition`` 10th edition; a newer or unknown version is passed on unchanged, for
+    the contract's validation to judge."""
+    if index.get("schema_version") != 1:
+        return index
+    entries = index.get("entities")
+    if isinstance(entries, list):
+        entries = [
+            {"edition": OLDEST_EDITION, **e} if isinstance(e, dict) and "edition" not in e else e
+            for e in entries
+        ]
+    return {**index, "schema_version": CURRENT_SCHEMA, "entities": entries}
+
+
 def current_entity(data: JSON) -> JSON:
     """``data`` (an entity file as JSON) in the current contract; a new dict where something
     changed, ``data`` itself where nothing did."""

@@ -11,7 +11,9 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version of the output contract: 2 added editions, per-phase timing, cost tiers, labelled rules,
+detachments (see the README); ``migrate`` reads version 1 outputs as version 2."""
 
 
 class Model(BaseModel):
@@ -473,8 +475,9 @@ class IndexEntry(Model):
 class Index(Model):
     """``out/index.json``: every entity, the run's diagnostics and counts."""
 
-    schema_version: Literal[1] = 1
-    """Version of the output contract."""
+    schema_version: Literal[2] = 2
+    """Version of the output contract (2: editions, per-phase timing, cost tiers, labelled
+    rules, detachments)."""
     generator: str
     """The program and version that wrote the folder: ``wahanorm 0.1.0``."""
     data_version: str | None = None
