@@ -217,6 +217,10 @@ def test_the_11th_edition_facts_are_on_the_cards(
     # Datasheets.csv: the Weirdboy's is_support is true.
     assert cli.main(["show", "orks/weirdboy", "--out", out]) == 0
     assert capsys.readouterr().out.splitlines()[1].endswith("· support character")
+    # Datasheets_wargear.csv: Big Shoota|LETHAL HITS: non-MONSTER/VEHICLE, Rapid Fire 2|36|Ranged
+    assert cli.main(["show", "orks/boyz", "--out", out]) == 0
+    [big_shoota] = [line for line in capsys.readouterr().out.splitlines() if "Big Shoota" in line]
+    assert big_shoota.endswith("LETHAL HITS: non-MONSTER/VEHICLE, RAPID FIRE 2")
 
 
 def test_a_detachment_rule_card_has_its_sub_abilities_and_restrictions(

@@ -308,7 +308,7 @@ def _weapons_table(label: str, weapons: list[JSON], style: Style) -> list[str]:
     rows = []
     for w in weapons:
         name = w["name"] + (f" – {w['profile']}" if w.get("profile") else "")
-        keywords = ", ".join(a["name"] for a in w.get("abilities", []))
+        keywords = ", ".join(_weapon_ability(a) for a in w.get("abilities", []))
         rows.append([name, *(_stat(w.get(key)) for _, key in WEAPON_COLUMNS), keywords])
     return _table([style.heading(label), *(h for h, _ in WEAPON_COLUMNS), "ABILITIES"], rows)
 
@@ -345,6 +345,12 @@ def _stratagem(s: JSON, style: Style) -> list[str]:
         if s.get(field):
             lines += ["", style.heading(f"{field.upper()}:"), *style.wrap(s[field])]
     return lines
+
+
+def _weapon_ability(ability: JSON) -> str:
+    """A weapon ability as printed, its condition included: ``LETHAL HITS: non-MONSTER/VEHICLE``."""
+    condition = ability.get("condition")
+    return f"{ability['name']}: {condition}" if condition else str(ability["name"])
 
 
 def timing_text(timing: JSON | None) -> str:
