@@ -219,7 +219,8 @@ def test_the_11th_edition_facts_are_on_the_cards(
     assert capsys.readouterr().out.splitlines()[1].endswith("· support character")
     # Datasheets_wargear.csv: Big Shoota|LETHAL HITS: non-MONSTER/VEHICLE, Rapid Fire 2|36|Ranged
     assert cli.main(["show", "orks/boyz", "--out", out]) == 0
-    [big_shoota] = [line for line in capsys.readouterr().out.splitlines() if "Big Shoota" in line]
+    lines = capsys.readouterr().out.splitlines()
+    [big_shoota] = [line for line in lines if line.startswith("  Big Shoota ")]
     assert big_shoota.endswith("LETHAL HITS: non-MONSTER/VEHICLE, RAPID FIRE 2")
 
 
