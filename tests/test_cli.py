@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from wahanorm import cli, pipeline
+from wahanorm.errors import DiagnosticRow
 from wahanorm.models import Rule
 
 REPO = Path(__file__).resolve().parents[1]
@@ -93,3 +94,19 @@ def test_a_folders_readme_is_skipped_aloud_but_a_named_file_is_read(
     lone = ["convert", str(inputs / "README.md"), "--out", str(tmp_path / "o2"), "--no-cache"]
     assert cli.main(lone) == 1
     assert "unknown-layout" in capsys.readouterr().err
+
+
+def test_many_diagnostics_of_one_code_in_one_input_are_counted_not_flooded(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def row(path: str, line: int, severity: str = "warning") -> DiagnosticRow:
+        return DiagnosticRow(severity, "missing-entry", f"entry {line}", path, line, None, None)
+
+    rows = [row("a.txt", n) for n in range(1, 9)] + [row("b.txt", 1), row("a.txt", 9, "error")]
+    cli._print_diagnostics(rows)
+    err = capsys.readouterr().err.splitlines()
+    assert err[:5] == [f"a.txt:{n}: warning: entry {n} [missing-entry]" for n in range(1, 6)]
+    assert "b.txt:1: warning: entry 1 [missing-entry]" in err
+    assert "a.txt:9: error: entry 9 [missing-entry]" in err  # another severity: its own count
+    assert err[-1] == "a.txt: warning: … and 3 more [missing-entry] (all in index.json)"
+    assert len(err) == 8

@@ -352,9 +352,19 @@ def _check(out: Path, files: dict[str, str]) -> int:
     return 1
 
 
+SHOWN_PER_CODE = {"error": 20, "warning": 5}
+"""How many diagnostics of one code one input shows on the terminal; the rest are counted in one
+line (every one is in ``index.json``), so a dump that lists 80 missing entries is not a flood."""
+
+
 def _print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
+    shown: Counter[tuple[str, str, str]] = Counter()
     for d in diagnostics:
         if d.severity == "info":
+            continue
+        group = (d.path, d.severity, d.code)
+        shown[group] += 1
+        if shown[group] > SHOWN_PER_CODE[d.severity]:
             continue
         where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.column else "")
         # what an input holds is printed with its control characters escaped, never raw
@@ -362,6 +372,15 @@ def _print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
         if d.excerpt:
             for row in d.excerpt.split("\n"):
                 print(f"    {escape_unsafe(row)}", file=sys.stderr)
+    for (path, severity, code), count in shown.items():
+        more = count - SHOWN_PER_CODE[severity]
+        if more > 0:
+            print(
+                escape_unsafe(
+                    f"{path}: {severity}: … and {more} more [{code}] (all in index.json)"
+                ),
+                file=sys.stderr,
+            )
 
 
 def _print_summary(
