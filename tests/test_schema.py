@@ -188,3 +188,13 @@ def test_every_pydantic_model_and_field_of_the_contract_has_its_own_docstring() 
         if not info.description
     ]
     assert undocumented == [] and undescribed == []
+
+
+def test_the_characteristic_names_readers_of_json_use_are_the_contracts_fields() -> None:
+    from wahanorm.models import Profile, Weapon
+    from wahanorm.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
+
+    profile_stats = [n for n, f in Profile.model_fields.items() if "Stat" in str(f.annotation)]
+    weapon_stats = [n for n, f in Weapon.model_fields.items() if "Stat" in str(f.annotation)]
+    assert [*PROFILE_CHARACTERISTICS, "invulnerable_save"] == profile_stats
+    assert list(WEAPON_CHARACTERISTICS) == weapon_stats
