@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 Edition = Literal[10, 11]
@@ -34,6 +34,34 @@ def as_edition(value: int) -> Edition | None:
     if value == 11:
         return 11
     return None
+
+
+def settle_edition(
+    found: Edition | None,
+    said: Edition | None,
+    told: str,
+    untold: str,
+    warn: Callable[[str, str], None],
+) -> Edition:
+    """The edition to read a source as: the one it tells (``found``), else the one the user
+    said (``--edition``), else 10th with an ``edition-guessed`` warning; a told edition that
+    differs from the one said is an ``edition-disagrees`` warning. ``told`` names the sign and
+    its verb (``the page's links say``), ``untold`` why nothing was told; ``warn`` records a
+    warning (code, message) at the source's place."""
+    if found is None:
+        if said is not None:
+            return said
+        warn(
+            "edition-guessed",
+            f"{untold}; read as 10th edition: say it with --edition 10 or --edition 11",
+        )
+        return 10
+    if said is not None and said != found:
+        warn(
+            "edition-disagrees",
+            f"--edition {said} was given, but {told} {found}th edition; read as {found}th",
+        )
+    return found
 
 
 def link_edition(text: str) -> Edition | None:
