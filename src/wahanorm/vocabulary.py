@@ -3,6 +3,11 @@ database, ``show``), kept here so that such code loads no pydantic (``wahanorm.m
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wahanorm.models import Turn
+
 PROFILE_CHARACTERISTICS = (
     "movement",
     "toughness",
@@ -16,3 +21,11 @@ order; the invulnerable save, which not every model has, is not among them."""
 
 WEAPON_CHARACTERISTICS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
 """The characteristics of a weapon (fields of ``models.Weapon``), in printed order."""
+
+TURN_WORDS: dict[Turn, str] = {
+    "your": "your",
+    "opponent": "your opponent's",
+    "either": "either player's",
+}
+"""Each ``models.Turn`` in words, as they stand before a phase: ``your opponent's`` Shooting
+phase."""
