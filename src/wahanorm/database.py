@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -198,11 +198,6 @@ def build_database(source: Path | str | Output, target: Path | str) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
-
-
-def build_from_files(files: Mapping[str, str], target: Path | str) -> Path:
-    """The database of the files a conversion writes (``relative path → text``)."""
-    return build_database(Output.from_files(files), target)
 
 
 def collect_rows(output: Output) -> Rows:
