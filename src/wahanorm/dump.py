@@ -30,7 +30,8 @@ from wahanorm.parse.datasheet import parse_datasheet
 from wahanorm.parse.detachment import split_detachment_text
 from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.rule_tables import read_tables
-from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
+from wahanorm.parse.stratagems import parse_entry, split_source
+from wahanorm.parse.timing import derive_timing
 from wahanorm.segment import (
     BRACKET_RULE,
     CAPS_NUMBERED,
