@@ -45,7 +45,6 @@ from wahanorm.segment import (
     segment,
 )
 
-# Holes: places where the site dropped a keyword or left a placeholder.
 # Holes: places where the site dropped a keyword or left a placeholder. Each pattern comes with
 # a literal that any match contains, so a text is searched with the fast substring test first.
 HOLES: list[tuple[str, re.Pattern[str], str]] = [
