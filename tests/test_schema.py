@@ -198,3 +198,12 @@ def test_the_characteristic_names_readers_of_json_use_are_the_contracts_fields()
     weapon_stats = [n for n, f in Weapon.model_fields.items() if "Stat" in str(f.annotation)]
     assert [*PROFILE_CHARACTERISTICS, "invulnerable_save"] == profile_stats
     assert list(WEAPON_CHARACTERISTICS) == weapon_stats
+
+
+def test_index_model_writes_the_schema_version_that_migrate_reads_to() -> None:
+    from wahanorm.migrate import current_index
+    from wahanorm.models import Index
+    from wahanorm.vocabulary import SCHEMA_VERSION
+
+    assert Index.model_fields["schema_version"].default == SCHEMA_VERSION
+    assert current_index({"schema_version": 1, "entities": []})["schema_version"] == SCHEMA_VERSION

@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from wahanorm.models import Turn
 
+SCHEMA_VERSION = 2
+"""Version of the output contract (``schema_version`` of ``index.json``): 2 added editions,
+per-phase timing, cost tiers, labelled rules, detachments (see the README); ``migrate`` reads
+version 1 outputs as version 2."""
+
 PROFILE_CHARACTERISTICS = (
     "movement",
     "toughness",
