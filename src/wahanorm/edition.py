@@ -72,13 +72,19 @@ def link_edition(text: str) -> Edition | None:
 
 def links_edition(text: str) -> Edition | None:
     """The edition most Wahapedia links in ``text`` name (a saved page links its own site)."""
-    counts = Counter(int(m.group(1)) for m in _LINK.finditer(text))
-    if not counts:
-        return None
+    counts: Counter[Edition] = Counter()
+    for match in _LINK.finditer(text):
+        if (edition := as_edition(int(match.group(1)))) is not None:
+            counts[edition] += 1
+    return _majority(counts)
+
+
+def _majority(counts: Counter[Edition]) -> Edition | None:
+    """The edition counted most; None when none is counted or the two tie."""
     ranked = counts.most_common()
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
         return None
-    return as_edition(ranked[0][0])
+    return ranked[0][0]
 
 
 def is_rule_number(number: str | None) -> bool:
@@ -123,10 +129,8 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
         (index, "the cost table and stratagem index"),
         (tooltips, "core stratagems and numbered rules"),
     ):
-        if counts:
-            ranked = counts.most_common()
-            if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-                return ranked[0][0], sign
+        if (found := _majority(counts)) is not None:
+            return found, sign
     return None, ""
 
 
