@@ -22,7 +22,8 @@ from wahanorm.clean import PASSES, clean, to_lines
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.ids import slugify
 from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
-from wahanorm.parse.stratagems import derive_timing, parse_body, parse_entry
+from wahanorm.parse.stratagems import parse_body, parse_entry
+from wahanorm.parse.timing import derive_timing
 from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_weapon_name
 
 

@@ -15,7 +15,7 @@ from test_export_slice import FEB, SLICE
 from wahanorm import pipeline
 from wahanorm.diff.engine import Snapshot, diff_snapshots
 from wahanorm.dump import extract_dump
-from wahanorm.edition import page_edition
+from wahanorm.edition import Edition, page_edition, settle_edition
 
 RAW = Path(__file__).parent.parent / "raw"
 SEED_11TH = RAW / "000_47df9cafce3cbdb4.txt"
@@ -138,3 +138,28 @@ def test_an_output_written_before_editions_diffs_without_a_change_per_entity(
     report = diff_snapshots(Snapshot("old", "output", before), Snapshot("new", "output", files))
     assert (report.old.editions, report.new.editions) == ([], [10])
     assert report.entities == []
+
+
+def test_settle_edition_prefers_the_told_edition_then_the_said_one_then_guesses_10th() -> None:
+    warned: list[tuple[str, str]] = []
+
+    def settle(found: Edition | None, said: Edition | None) -> Edition:
+        return settle_edition(found, said, "its links say", "nothing tells", warn)
+
+    def warn(code: str, message: str) -> None:
+        warned.append((code, message))
+
+    assert settle(11, None) == 11 and settle(11, 11) == 11 and settle(None, 11) == 11
+    assert warned == []
+    assert settle(11, 10) == 11
+    assert warned == [
+        (
+            "edition-disagrees",
+            "--edition 10 was given, but its links say 11th edition; read as 11th",
+        )
+    ]
+    assert settle(None, None) == 10
+    assert warned[1] == (
+        "edition-guessed",
+        "nothing tells; read as 10th edition: say it with --edition 10 or --edition 11",
+    )

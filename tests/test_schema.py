@@ -188,3 +188,22 @@ def test_every_pydantic_model_and_field_of_the_contract_has_its_own_docstring() 
         if not info.description
     ]
     assert undocumented == [] and undescribed == []
+
+
+def test_the_characteristic_names_readers_of_json_use_are_the_contracts_fields() -> None:
+    from wahanorm.models import Profile, Weapon
+    from wahanorm.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
+
+    profile_stats = [n for n, f in Profile.model_fields.items() if "Stat" in str(f.annotation)]
+    weapon_stats = [n for n, f in Weapon.model_fields.items() if "Stat" in str(f.annotation)]
+    assert [*PROFILE_CHARACTERISTICS, "invulnerable_save"] == profile_stats
+    assert list(WEAPON_CHARACTERISTICS) == weapon_stats
+
+
+def test_index_model_writes_the_schema_version_that_migrate_reads_to() -> None:
+    from wahanorm.migrate import current_index
+    from wahanorm.models import Index
+    from wahanorm.vocabulary import SCHEMA_VERSION
+
+    assert Index.model_fields["schema_version"].default == SCHEMA_VERSION
+    assert current_index({"schema_version": 1, "entities": []})["schema_version"] == SCHEMA_VERSION

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from wahanorm.errors import WahanormError
 from wahanorm.outputs import JSON, Output
+from wahanorm.vocabulary import TURN_WORDS
 
 EXIT_SHOWN = 0
 EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
@@ -358,13 +359,13 @@ def timing_text(timing: JSON | None) -> str:
     phase or either player's Fight phase``; ``any phase (excluding Command)``."""
     if not timing:
         return ""
-    owner = {"your": "your", "opponent": "your opponent's", "either": "either player's"}
-    turn = owner.get(timing["turn"], timing["turn"])
+    turn = TURN_WORDS.get(timing["turn"], timing["turn"])
     if timing.get("any_phase"):
         excluded = ", ".join(p.title() for p in timing.get("excluded_phases", []))
         return f"{turn} turn: any phase" + (f" (excluding {excluded})" if excluded else "")
     named = [
-        f"{owner.get(p['turn'], p['turn'])} {p['phase'].title()} phase" for p in timing["phases"]
+        f"{TURN_WORDS.get(p['turn'], p['turn'])} {p['phase'].title()} phase"
+        for p in timing["phases"]
     ]
     return " or ".join(named) or f"{turn} turn"
 

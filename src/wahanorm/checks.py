@@ -8,21 +8,12 @@ from __future__ import annotations
 from wahanorm.errors import Report
 from wahanorm.extraction import Entity
 from wahanorm.models import Datasheet, Profile, Weapon
+from wahanorm.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 
 MAX_NAME_WORDS = 10
 """More words than any unit, rule or stratagem name has (the longest are about seven)."""
 MAX_NAME_CHARS = 70
 MAX_ID_CHARS = 80
-
-_PROFILE_FIELDS = (
-    "movement",
-    "toughness",
-    "save",
-    "wounds",
-    "leadership",
-    "objective_control",
-)
-_WEAPON_FIELDS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
 
 
 def implausible(entity: Entity) -> str | None:
@@ -66,15 +57,15 @@ def report_missing_data(sheet: Datasheet, report: Report) -> None:
             "profile-missing", f"datasheet {sheet.name!r} has no model profile", line=line
         )
     for profile in sheet.profiles:
-        missing = _missing(profile, _PROFILE_FIELDS)
-        if missing and len(missing) < len(_PROFILE_FIELDS):
+        missing = _missing(profile, PROFILE_CHARACTERISTICS)
+        if missing and len(missing) < len(PROFILE_CHARACTERISTICS):
             report.warning(
                 "characteristic-missing",
                 f"{sheet.name!r}, profile {profile.name!r}: no {', '.join(missing)}",
                 line=line,
             )
     for weapon in sheet.weapons:
-        missing = _missing(weapon, _WEAPON_FIELDS)
+        missing = _missing(weapon, WEAPON_CHARACTERISTICS)
         if missing:
             report.warning(
                 "weapon-characteristic-missing",

@@ -16,12 +16,13 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from wahanorm.errors import InputError
 from wahanorm.outputs import JSON, Output
+from wahanorm.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 
 DB_VERSION = 3
 """Version of the table layout; in the ``meta`` table (2: keyed by edition)."""
@@ -179,16 +180,7 @@ CREATE INDEX diagnostics_code ON diagnostics (code, severity);
 
 Row = tuple[Any, ...]
 Rows = dict[str, list[Row]]
-STAT_NAMES = (
-    "movement",
-    "toughness",
-    "save",
-    "wounds",
-    "leadership",
-    "objective_control",
-    "invulnerable_save",
-)
-WEAPON_STATS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
+STAT_NAMES = (*PROFILE_CHARACTERISTICS, "invulnerable_save")
 
 
 def build_database(source: Path | str | Output, target: Path | str) -> Path:
@@ -206,11 +198,6 @@ def build_database(source: Path | str | Output, target: Path | str) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
-
-
-def build_from_files(files: Mapping[str, str], target: Path | str) -> Path:
-    """The database of the files a conversion writes (``relative path → text``)."""
-    return build_database(Output.from_files(files), target)
 
 
 def collect_rows(output: Output) -> Rows:
@@ -305,7 +292,7 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
     for position, weapon in enumerate(d.get("weapons", [])):
         weapon_id = next_weapon[0]
         next_weapon[0] += 1
-        stats = [x for name in WEAPON_STATS for x in _stat(weapon.get(name))]
+        stats = [x for name in WEAPON_CHARACTERISTICS for x in _stat(weapon.get(name))]
         rows["weapons"].append(
             (
                 weapon_id,

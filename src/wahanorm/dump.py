@@ -13,7 +13,7 @@ import re
 from wahanorm import checks, textcontent
 from wahanorm import clean as cleaning
 from wahanorm.clean.lines import Line
-from wahanorm.edition import Edition, page_edition
+from wahanorm.edition import Edition, page_edition, settle_edition
 from wahanorm.emit import content_hash
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 from wahanorm.extraction import Entity, Extraction, with_edition
@@ -30,7 +30,8 @@ from wahanorm.parse.datasheet import parse_datasheet
 from wahanorm.parse.detachment import split_detachment_text
 from wahanorm.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.parse.rule_tables import read_tables
-from wahanorm.parse.stratagems import derive_timing, parse_entry, split_source
+from wahanorm.parse.stratagems import parse_entry, split_source
+from wahanorm.parse.timing import derive_timing
 from wahanorm.segment import (
     BRACKET_RULE,
     CAPS_NUMBERED,
@@ -44,7 +45,6 @@ from wahanorm.segment import (
     segment,
 )
 
-# Holes: places where the site dropped a keyword or left a placeholder.
 # Holes: places where the site dropped a keyword or left a placeholder. Each pattern comes with
 # a literal that any match contains, so a text is searched with the fast substring test first.
 HOLES: list[tuple[str, re.Pattern[str], str]] = [
@@ -136,24 +136,13 @@ def extract_dump(text: str, display: str, edition: Edition | None = None) -> Ext
 def _page_edition(blocks: list[Block], said: Edition | None, report: Report) -> Edition:
     """The edition of one page: what it tells, else what the user said, else a guess (10th)."""
     found, sign = page_edition(line.text for block in blocks for line in block.lines)
-    if found is None:
-        if said is not None:
-            return said
-        report.warning(
-            "edition-guessed",
-            "nothing on this page tells its edition (no link, core stratagem or cost table of "
-            "either); read as 10th edition: say it with --edition 10 or --edition 11",
-            blocks[0].first,
-        )
-        return 10
-    if said is not None and said != found:
-        report.warning(
-            "edition-disagrees",
-            f"--edition {said} was given, but {sign} of this page says {found}th edition; "
-            f"read as {found}th",
-            blocks[0].first,
-        )
-    return found
+    return settle_edition(
+        found,
+        said,
+        f"{sign} of this page says",
+        "nothing on this page tells its edition (no link, core stratagem or cost table of either)",
+        lambda code, message: report.warning(code, message, blocks[0].first),
+    )
 
 
 _INDEX_PDF_HEADS = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 Edition = Literal[10, 11]
@@ -36,6 +36,34 @@ def as_edition(value: int) -> Edition | None:
     return None
 
 
+def settle_edition(
+    found: Edition | None,
+    said: Edition | None,
+    told: str,
+    untold: str,
+    warn: Callable[[str, str], None],
+) -> Edition:
+    """The edition to read a source as: the one it tells (``found``), else the one the user
+    said (``--edition``), else 10th with an ``edition-guessed`` warning; a told edition that
+    differs from the one said is an ``edition-disagrees`` warning. ``told`` names the sign and
+    its verb (``the page's links say``), ``untold`` why nothing was told; ``warn`` records a
+    warning (code, message) at the source's place."""
+    if found is None:
+        if said is not None:
+            return said
+        warn(
+            "edition-guessed",
+            f"{untold}; read as 10th edition: say it with --edition 10 or --edition 11",
+        )
+        return 10
+    if said is not None and said != found:
+        warn(
+            "edition-disagrees",
+            f"--edition {said} was given, but {told} {found}th edition; read as {found}th",
+        )
+    return found
+
+
 def link_edition(text: str) -> Edition | None:
     """The edition a Wahapedia link names (``https://wahapedia.ru/wh40k11ed/…`` → 11)."""
     match = _LINK.search(text)
@@ -44,13 +72,19 @@ def link_edition(text: str) -> Edition | None:
 
 def links_edition(text: str) -> Edition | None:
     """The edition most Wahapedia links in ``text`` name (a saved page links its own site)."""
-    counts = Counter(int(m.group(1)) for m in _LINK.finditer(text))
-    if not counts:
-        return None
+    counts: Counter[Edition] = Counter()
+    for match in _LINK.finditer(text):
+        if (edition := as_edition(int(match.group(1)))) is not None:
+            counts[edition] += 1
+    return _majority(counts)
+
+
+def _majority(counts: Counter[Edition]) -> Edition | None:
+    """The edition counted most; None when none is counted or the two tie."""
     ranked = counts.most_common()
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
         return None
-    return as_edition(ranked[0][0])
+    return ranked[0][0]
 
 
 def is_rule_number(number: str | None) -> bool:
@@ -95,10 +129,8 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
         (index, "the cost table and stratagem index"),
         (tooltips, "core stratagems and numbered rules"),
     ):
-        if counts:
-            ranked = counts.most_common()
-            if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-                return ranked[0][0], sign
+        if (found := _majority(counts)) is not None:
+            return found, sign
     return None, ""
 
 

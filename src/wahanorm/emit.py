@@ -82,11 +82,6 @@ def entity_relpath(entity: Mapping[str, Any]) -> str:
     )
 
 
-def entity_path(out_dir: Path, edition: int, kind: str, entity_id: str) -> Path:
-    """``out/<edition>ed/<kind>/<namespace>/<name>.json``."""
-    return out_dir / entity_file(edition, kind, entity_id)
-
-
 def render_outputs(
     entities: Iterable[Any],
     diagnostics: list[Diagnostic],

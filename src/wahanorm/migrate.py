@@ -23,14 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from wahanorm.vocabulary import SCHEMA_VERSION
+
 JSON = dict[str, Any]
 
 OLDEST_EDITION = 10
 """The edition of an entity written before editions existed."""
-
-
-CURRENT_SCHEMA = 2
-"""The ``schema_version`` of ``index.json`` this wahanorm writes (``models.SCHEMA_VERSION``)."""
 
 
 def current_index(index: JSON) -> JSON:
@@ -46,7 +44,7 @@ def current_index(index: JSON) -> JSON:
             {"edition": OLDEST_EDITION, **e} if isinstance(e, dict) and "edition" not in e else e
             for e in entries
         ]
-    return {**index, "schema_version": CURRENT_SCHEMA, "entities": entries}
+    return {**index, "schema_version": SCHEMA_VERSION, "entities": entries}
 
 
 def current_entity(data: JSON) -> JSON:

@@ -1,4 +1,4 @@
-"""The output contract (schema version 1) as pydantic models.
+"""The output contract (schema version 2, ``vocabulary.SCHEMA_VERSION``) as pydantic models.
 
 The models know nothing of Lark, of files or of JSON formatting: parsers build them, ``emit``
 serialises them. Every entity has ``kind``, ``id``, ``name`` and ``sources``; everything else is
@@ -10,10 +10,6 @@ from __future__ import annotations
 from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
-
-SCHEMA_VERSION = 2
-"""Version of the output contract: 2 added editions, per-phase timing, cost tiers, labelled rules,
-detachments (see the README); ``migrate`` reads version 1 outputs as version 2."""
 
 
 class Model(BaseModel):

@@ -11,7 +11,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
-from wahanorm.models import KINDS, SCHEMA_VERSION, AnyEntity, Index
+from wahanorm.models import KINDS, AnyEntity, Index
+from wahanorm.vocabulary import SCHEMA_VERSION
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_KINDS = ("entity", "index")

@@ -10,6 +10,7 @@ from typing import Any
 from wahanorm.diff.generic import compare_value
 from wahanorm.diff.result import Change
 from wahanorm.diff.values import Json, canon, multiset_delta, prose_change, show, value_change
+from wahanorm.vocabulary import WEAPON_CHARACTERISTICS
 
 Item = dict[str, Any]
 
@@ -189,7 +190,7 @@ def _skill(w: Item) -> str:
 def weapon_line(w: Item) -> str:
     """A weapon's whole row on one line: ``melee, A 9, WS 2+, S 8, AP -2, D 2 [LETHAL HITS]``."""
     parts = [str(w.get("type"))]
-    for key in ("range", "attacks", "skill", "strength", "armour_penetration", "damage"):
+    for key in WEAPON_CHARACTERISTICS:
         if w.get(key) and not (key == "range" and show(w[key]).lower() == "melee"):
             parts.append(f"{_skill(w) if key == 'skill' else STAT_LABELS[key]} {show(w[key])}")
     names = ", ".join(_shown(x) for x in w.get("abilities") or [])

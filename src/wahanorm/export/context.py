@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wahanorm.edition import Edition, as_edition, link_edition
+from wahanorm.edition import Edition, as_edition, link_edition, settle_edition
 from wahanorm.errors import Report
 from wahanorm.export.markup import field_parts, field_text, thawed
 from wahanorm.export.tables import (
@@ -200,24 +200,13 @@ class ExportContext:
                 f"{books}th; read as {found}th",
                 path=self.display,
             )
-        if found is None:
-            if self.said is not None:
-                return self.said
-            self.report.warning(
-                "edition-guessed",
-                "nothing in the export tells its edition (no wahapedia link, no edition in "
-                "Source.csv); read as 10th edition: say it with --edition 10 or --edition 11",
-                path=self.display,
-            )
-            return 10
-        if self.said is not None and self.said != found:
-            self.report.warning(
-                "edition-disagrees",
-                f"--edition {self.said} was given, but {sign} say {found}th edition; "
-                f"read as {found}th",
-                path=self.display,
-            )
-        return found
+        return settle_edition(
+            found,
+            self.said,
+            f"{sign} say",
+            "nothing in the export tells its edition (no wahapedia link, no edition in Source.csv)",
+            lambda code, message: self.report.warning(code, message, path=self.display),
+        )
 
     def table(self, name: str) -> Table:
         """A table by file name (empty when the export lacks it)."""

@@ -33,7 +33,12 @@ from wahanorm.models import (
 from wahanorm.parse.abilities import named_ability, parse_core_ability
 from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat, stat_from_export
-from wahanorm.parse.weapon_abilities import AbilityList, parse_ability_list, split_profile
+from wahanorm.parse.weapon_abilities import (
+    AbilityList,
+    parse_ability_list,
+    report_unknown,
+    split_profile,
+)
 
 SHEETS = "Datasheets.csv"
 # A profile written with a hyphen where the rules print an en dash ("Gork's Klaw - sweep").
@@ -374,16 +379,9 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
             excerpt=failure.excerpt,
         )
         return []
-    for unknown in parsed.unknown:
-        if unknown not in ctx.unknown_abilities:
-            ctx.unknown_abilities.add(unknown)
-            ctx.report.info(
-                "unknown-weapon-ability",
-                f"weapon {name!r}: ability {unknown!r} is none the grammar knows; kept whole "
-                "(reported once per name)",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
+    report_unknown(
+        parsed.unknown, name, ctx.unknown_abilities, ctx.report, row.line_start, ctx.path(table)
+    )
     return list(parsed.abilities)
 
 

@@ -20,7 +20,8 @@ from wahanorm.export.timing import column_timing, compare, show_timing
 from wahanorm.ids import make_id
 from wahanorm.models import Rule, Stratagem, Timing
 from wahanorm.parse.labelled_rule import rule_references, rule_sections
-from wahanorm.parse.stratagems import StratagemBody, derive_timing, parse_body, split_source
+from wahanorm.parse.stratagems import StratagemBody, parse_body, split_source
+from wahanorm.parse.timing import derive_timing
 
 TABLE = "Stratagems.csv"
 _CP = re.compile(r"^\s*(\d+)\s*(?:CP)?\s*$", re.I)

@@ -56,15 +56,15 @@ def read_table(
     display: str,
     expected: tuple[str, ...],
     report: Report,
-    required: bool = True,
 ) -> Table:
     """Read ``folder/name``; ``expected`` are the columns the converter uses. A missing table,
-    missing column or unknown column becomes a diagnostic on ``display/name``."""
+    missing column or unknown column becomes a diagnostic on ``display/name``. (The converter
+    reads all tables at once through ``ExportContext.load``; this reads one, for tests and
+    tools.)"""
     path = f"{display}/{name}"
     text = read_text(folder, name, path, report)
     if text is None:
-        if required:
-            report.warning("missing-table", f"the export has no {name}", path=path)
+        report.warning("missing-table", f"the export has no {name}", path=path)
         return Table(name=name, path=path)
     return parse_table(text, name, path, expected, report)
 

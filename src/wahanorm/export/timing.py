@@ -20,13 +20,13 @@ from typing import Literal
 
 from wahanorm.models import Phase, Timing, Turn
 from wahanorm.parse.timing import PHASES, read_when
+from wahanorm.vocabulary import TURN_WORDS
 
 _EXPORT_TURNS: dict[str, Turn] = {
     "your turn": "your",
     "opponent's turn": "opponent",
     "either player's turn": "either",
 }
-_PLAYER = {"your": "your", "opponent": "your opponent's", "either": "either player's"}
 Suspect = Literal["export", "when", "neither"]
 
 
@@ -72,7 +72,7 @@ def show_timing(timing: Timing) -> str:
         return f"{timing.turn} turn, any phase{excluded if timing.excluded_phases else ''}"
     if not timing.phases:
         return f"{timing.turn} turn, no phase"
-    return ", ".join(f"{_PLAYER[p.turn]} {p.phase}" for p in timing.phases)
+    return ", ".join(f"{TURN_WORDS[p.turn]} {p.phase}" for p in timing.phases)
 
 
 def compare(when: str, timing: Timing, columns: ColumnTiming) -> Disagreement | None:
@@ -122,5 +122,5 @@ def _turn_disagreement(when: str, timing: Timing, columns: ColumnTiming) -> Disa
         )
     return Disagreement(
         "export",
-        f"the turn column says {columns.turn} but the WHEN says {_PLAYER[timing.turn]}",
+        f"the turn column says {columns.turn} but the WHEN says {TURN_WORDS[timing.turn]}",
     )

@@ -14,7 +14,7 @@ ads, menus and cookie banners around them are never looked at, so they leave no 
 from __future__ import annotations
 
 from wahanorm import checks
-from wahanorm.edition import Edition, links_edition
+from wahanorm.edition import Edition, links_edition, settle_edition
 from wahanorm.emit import content_hash
 from wahanorm.extraction import Entity, Extraction, with_edition
 from wahanorm.html_page import dom
@@ -75,25 +75,13 @@ def _stamp_edition(extraction: Extraction, edition: Edition) -> Extraction:
 def _page_edition(
     html: str, said: Edition | None, extraction: Extraction, line: int | None
 ) -> Edition:
-    found = links_edition(html)
-    if found is not None:
-        if said is not None and said != found:
-            extraction.report.warning(
-                "edition-disagrees",
-                f"--edition {said} was given, but the page's links say {found}th edition; "
-                f"read as {found}th",
-                line=line,
-            )
-        return found
-    if said is not None:
-        return said
-    extraction.report.warning(
-        "edition-guessed",
-        "the page has no link of its own site telling its edition; read as 10th edition: "
-        "say it with --edition 10 or --edition 11",
-        line=line,
+    return settle_edition(
+        links_edition(html),
+        said,
+        "the page's links say",
+        "the page has no link of its own site telling its edition",
+        lambda code, message: extraction.report.warning(code, message, line=line),
     )
-    return 10
 
 
 def _may_be_faction_page(html: str) -> bool:

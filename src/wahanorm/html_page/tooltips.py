@@ -26,7 +26,8 @@ from wahanorm.parse.labelled_rule import (
     rule_sections,
     split_rule_number,
 )
-from wahanorm.parse.stratagems import derive_timing, parse_body, split_source
+from wahanorm.parse.stratagems import parse_body, split_source
+from wahanorm.parse.timing import derive_timing
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
 _PTS = re.compile(r"(\d+)\s*pts?\b", re.I)

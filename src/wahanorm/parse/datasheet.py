@@ -29,7 +29,7 @@ from wahanorm.parse.abilities import named_ability, split_core_list
 from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.parse.points import CostTable, cost_tier, is_heading, model_count
 from wahanorm.parse.stats import parse_stat
-from wahanorm.parse.weapon_abilities import split_profile, split_weapon_cell
+from wahanorm.parse.weapon_abilities import report_unknown, split_profile, split_weapon_cell
 
 WeaponType = Literal["ranged", "melee"]
 
@@ -250,15 +250,7 @@ class _Reader:
         except ParseFailure as exc:
             self.report.diagnostics.append(exc.to_diagnostic())
             return
-        for unknown in found.unknown:
-            if unknown not in self.unknown_abilities:
-                self.unknown_abilities.add(unknown)
-                self.report.info(
-                    "unknown-weapon-ability",
-                    f"weapon {full_name!r}: ability {unknown!r} is none the grammar knows; kept "
-                    "whole (reported once per name)",
-                    line.number,
-                )
+        report_unknown(found.unknown, full_name, self.unknown_abilities, self.report, line.number)
         name, profile = split_profile(full_name)
         self.weapons.append(
             Weapon(

@@ -1,5 +1,5 @@
 """Stratagem entries and bodies through ``grammars/stratagem.lark``; the timing derived from WHEN
-is read by ``parse.timing`` (re-exported here as ``derive_timing``)."""
+is read by ``parse.timing.derive_timing``."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ from typing import cast
 from lark import Token, Transformer, v_args
 
 from wahanorm import grammar
-from wahanorm.parse.timing import derive_timing
-
-__all__ = ["derive_timing"]
 
 _CATEGORY = re.compile(r"^(?P<source>.*?)\s+[–-]\s+(?P<category>.+?)$")
 _STRATAGEM_WORD = re.compile(r"\s*\bStratagem\s*$", re.I)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
 
 from wahanorm import grammar
+from wahanorm.errors import Report
 from wahanorm.ids import slugify
 from wahanorm.models import WeaponAbility
 from wahanorm.parse.stats import canonical_stat_text
@@ -97,6 +99,28 @@ def parse_ability_list(text: str, path: str = "", line: int = 1) -> AbilityList:
     result = _TO_MODELS.transform(tree)  # type: ignore[arg-type]
     assert isinstance(result, AbilityList)
     return result
+
+
+def report_unknown(
+    unknown: Iterable[str],
+    weapon: str,
+    seen: set[str],
+    report: Report,
+    line: int | None,
+    path: str | None = None,
+) -> None:
+    """An info for each ability of ``weapon`` the grammar does not know (``AbilityList.unknown``),
+    once per name: ``seen`` holds the names already reported, and is added to."""
+    for name in unknown:
+        if name not in seen:
+            seen.add(name)
+            report.info(
+                "unknown-weapon-ability",
+                f"weapon {weapon!r}: ability {name!r} is none the grammar knows; kept whole "
+                "(reported once per name)",
+                line,
+                path=path,
+            )
 
 
 def parse_weapon_abilities(text: str, path: str = "", line: int = 1) -> list[WeaponAbility]:
