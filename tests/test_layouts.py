@@ -201,3 +201,27 @@ def test_textcontent_cut_short_says_where_its_faction_came_from() -> None:
     assert [d.code for d in nothing.report.diagnostics if d.severity == "error"] == [
         "textcontent-no-faction"
     ]
+
+
+def test_an_unknown_weapon_ability_on_a_page_is_said_once_per_name() -> None:
+    def row(name: str) -> str:
+        return (
+            f'<tr><td></td><td>{name}<span class="kwb2">psychic assassin</span></td><td>24"</td>'
+            "<td>1</td><td>3+</td><td>4</td><td>0</td><td>1</td></tr>"
+        )
+
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Test</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Gunner</div></div>'
+        '<table class="wTable"><tr><td class="dsHeader"></td><td><div class="dsHeader">'
+        f"RANGED WEAPONS</div></td></tr>{row('Gun')}{row('Other gun')}</table></div>"
+    )
+    extraction = extract_page(html, "gunner.html")
+    assert extraction is not None
+    [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
+    assert [[a.name for a in w.abilities] for w in sheet.weapons] == [["PSYCHIC ASSASSIN"]] * 2
+    said = [d for d in extraction.report.diagnostics if d.code == "unknown-weapon-ability"]
+    assert [d.message for d in said] == [
+        "weapon 'Gun': ability 'PSYCHIC ASSASSIN' is none the grammar knows; kept whole "
+        "(reported once per name)"
+    ]

@@ -112,6 +112,16 @@ class Report:
     path: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
+    said_once: set[tuple[str, str]] = field(default_factory=set)
+    """(code, key) of the diagnostics said once per input (``first_time``)."""
+
+    def first_time(self, code: str, key: str) -> bool:
+        """True the first time ``key`` is asked under ``code`` in this input: for what is
+        reported once per name (an unknown weapon ability) however often it is met."""
+        if (code, key) in self.said_once:
+            return False
+        self.said_once.add((code, key))
+        return True
 
     def add(
         self,

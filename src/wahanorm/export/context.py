@@ -100,8 +100,6 @@ class ExportContext:
     """The export's edition: its links' (``/wh40k11ed/``), else its Source.csv's newest."""
     source_editions: dict[str, Edition] = field(default_factory=dict)
     """Source.csv: the edition of each source book, by lower-case name."""
-    unknown_abilities: set[str] = field(default_factory=set)
-    """Weapon abilities the grammar does not know, already reported (each once per export)."""
 
     def load(self) -> bool:
         """Read every table and the faction and detachment names. False (and one error) when

@@ -379,9 +379,7 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
             excerpt=failure.excerpt,
         )
         return []
-    report_unknown(
-        parsed.unknown, name, ctx.unknown_abilities, ctx.report, row.line_start, ctx.path(table)
-    )
+    report_unknown(parsed.unknown, name, ctx.report, row.line_start, ctx.path(table))
     return list(parsed.abilities)
 
 

@@ -35,7 +35,7 @@ from wahanorm.parse.abilities import named_ability, split_core_list
 from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.stratagems import split_source
-from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_profile
+from wahanorm.parse.weapon_abilities import parse_ability_list, report_unknown, split_profile
 
 _STATS = {
     "M": "movement",
@@ -416,7 +416,9 @@ def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbil
     for span in keyword_spans:
         words = dom.text(span)
         try:
-            abilities.extend(parse_weapon_abilities(words, ctx.display, span.sourceline or 1))
+            found = parse_ability_list(words, ctx.display, span.sourceline or 1)
+            abilities.extend(found.abilities)
+            report_unknown(found.unknown, name, ctx.report, span.sourceline)
         except ParseFailure as exc:
             ctx.report.error(
                 "html-weapon-ability", f"weapon ability not read: {exc.message}", span.sourceline

@@ -112,7 +112,6 @@ class _Reader:
         self.stats_model = name
         self.profiles: list[tuple[str, dict[str, str]]] = []
         self.weapons: list[Weapon] = []
-        self.unknown_abilities: set[str] = set()
         self.core: list[Ability] = []
         self.faction: list[Ability] = []
         self.datasheet: list[Ability] = []
@@ -250,7 +249,7 @@ class _Reader:
         except ParseFailure as exc:
             self.report.diagnostics.append(exc.to_diagnostic())
             return
-        report_unknown(found.unknown, full_name, self.unknown_abilities, self.report, line.number)
+        report_unknown(found.unknown, full_name, self.report, line.number)
         name, profile = split_profile(full_name)
         self.weapons.append(
             Weapon(

@@ -104,16 +104,14 @@ def parse_ability_list(text: str, path: str = "", line: int = 1) -> AbilityList:
 def report_unknown(
     unknown: Iterable[str],
     weapon: str,
-    seen: set[str],
     report: Report,
     line: int | None,
     path: str | None = None,
 ) -> None:
     """An info for each ability of ``weapon`` the grammar does not know (``AbilityList.unknown``),
-    once per name: ``seen`` holds the names already reported, and is added to."""
+    once per name and input (``Report.first_time``)."""
     for name in unknown:
-        if name not in seen:
-            seen.add(name)
+        if report.first_time("unknown-weapon-ability", name):
             report.info(
                 "unknown-weapon-ability",
                 f"weapon {weapon!r}: ability {name!r} is none the grammar knows; kept whole "
