@@ -9,6 +9,7 @@ enhancements, whose full text lives in the page's hidden tooltips.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -405,25 +406,45 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
 
 def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbility]]:
     """The weapon's name and its abilities: each ability is its own ``span.kwb2`` after the
-    name, printed in lower case as bare words ("sustained hits 1")."""
-    # ``kwb2`` on the 10th-edition pages (with ``kwbw``), ``kwbw`` alone on later ones.
-    keyword_spans = [s for s in cell.iter("span") if {"kwb2", "kwbw"}.intersection(dom.classes(s))]
-    keyword_spans = [
-        s for s in keyword_spans if not any(a in keyword_spans for a in s.iterancestors())
-    ]
-    name = dom.text(cell, skip=("kwb2", "kwbw"))
-    abilities: list[WeaponAbility] = []
-    for span in keyword_spans:
+    name, printed in lower case as bare words ("sustained hits 1"). A conditional ability
+    ("LETHAL HITS: non-MONSTER/VEHICLE") is read whole whether its condition is in the same
+    span, in the next one, or in the text after a span ending with the colon."""
+    spans = _keyword_spans(cell)
+    pieces: list[tuple[str, int]] = []
+    taken: list[int] = []  # spans whose tail is the condition of their ability
+    for index, span in enumerate(spans):
         words = dom.text(span)
+        tail = normalize_text(" ".join((span.tail or "").split()))
+        if tail and (words.endswith(":") or tail.startswith(":")):
+            words = f"{words} {tail}"
+            taken.append(index)
+        if pieces and (pieces[-1][0].endswith(":") or words.startswith(":")):
+            pieces[-1] = (f"{pieces[-1][0]} {words}", pieces[-1][1])
+        else:
+            pieces.append((words, span.sourceline or 1))
+    named = cell
+    if taken:
+        named = copy.deepcopy(cell)
+        copies = _keyword_spans(named)
+        for index in taken:
+            copies[index].tail = " "
+    name = dom.text(named, skip=("kwb2", "kwbw"))
+    abilities: list[WeaponAbility] = []
+    for words, line in pieces:
         try:
-            found = parse_ability_list(words, ctx.display, span.sourceline or 1)
+            found = parse_ability_list(words, ctx.display, line)
             abilities.extend(found.abilities)
-            report_unknown(found.unknown, name, ctx.report, span.sourceline)
+            report_unknown(found.unknown, name, ctx.report, line)
         except ParseFailure as exc:
-            ctx.report.error(
-                "html-weapon-ability", f"weapon ability not read: {exc.message}", span.sourceline
-            )
+            ctx.report.error("html-weapon-ability", f"weapon ability not read: {exc.message}", line)
     return name, abilities
+
+
+def _keyword_spans(cell: Element) -> list[Element]:
+    """The outermost ability spans of a weapon-name cell, in page order: ``kwb2`` on the
+    10th-edition pages (with ``kwbw``), ``kwbw`` alone on later ones."""
+    spans = [s for s in cell.iter("span") if {"kwb2", "kwbw"}.intersection(dom.classes(s))]
+    return [s for s in spans if not any(a in spans for a in s.iterancestors())]
 
 
 # ---- sections ---------------------------------------------------------------------------------
