@@ -234,3 +234,63 @@ def test_conditional_weapon_ability_in_spans_is_read_whole(spans: str) -> None:
     ]
     codes = {d.code for d in extraction.report.diagnostics}
     assert not codes & {"html-weapon-ability", "unknown-weapon-ability"}, codes
+
+
+def _shoota_row(name: str, strength: str) -> str:
+    return (
+        '<tr class="wTable2_long"><td></td><td colspan="6"><span>'
+        f'<b class="dsWeaponName">{name}</b></span></td></tr>'
+        '<tr class="dsWeaponRow"><td></td><td class="wTable2_short"><span>'
+        f'<b class="dsWeaponName">{name}</b></span></td><td><div class="ct">24"</div></td>'
+        '<td><div class="ct">1</div></td><td><div class="ct">5+</div></td>'
+        f'<td><div class="ct">{strength}</div></td><td><div class="ct">-2</div></td>'
+        '<td><div class="ct">3</div></td></tr>'
+    )
+
+
+_HUNTER_ROW = (
+    '<tr class="dsHunterKwRow"><td></td><td colspan="7"><div class="dsHunterKwWrap">'
+    '<span class="dsHunterKw">HUNTER: <span class="kwb">MONSTER/VEHICLE</span></span></div>'
+    "</td></tr>"
+)
+
+
+def _hunter_page(rows: str) -> Extraction:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Orks</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Tankbustas</div></div>'
+        '<table class="wTable"><tbody><tr><td class="dsHeader"></td><td class="wTable_WEAPON">'
+        '<div class="dsHeader">RANGED WEAPONS</div></td></tr></tbody>'
+        f'<tbody class="bkg">{rows}</tbody></table></div>'
+    )
+    extraction = extract_page(html, "tankbustas.html")
+    assert extraction is not None
+    return extraction
+
+
+def test_a_row_holding_a_conditional_ability_belongs_to_the_weapon_after_it() -> None:
+    """The 2026-09 pages print a Hunter profile's "HUNTER: MONSTER/VEHICLE" in a row of its own
+    above that profile (``tr.dsHunterKwRow``)."""
+    extraction = _hunter_page(
+        _shoota_row("Rokkit launcha - Standard", "9")
+        + _HUNTER_ROW
+        + _shoota_row("Rokkit launcha - Hunter", "11")
+    )
+    weapons = _sheet(extraction).weapons
+    assert [(w.name, [a.model_dump(exclude_none=True) for a in w.abilities]) for w in weapons] == [
+        ("Rokkit launcha - Standard", []),
+        (
+            "Rokkit launcha - Hunter",
+            [{"id": "hunter", "name": "HUNTER", "condition": "MONSTER/VEHICLE"}],
+        ),
+    ]
+    codes = [d.code for d in extraction.report.diagnostics]
+    assert "html-weapon-row" not in codes and "unknown-weapon-ability" in codes
+
+
+def test_a_conditional_ability_row_with_no_weapon_after_it_is_said() -> None:
+    extraction = _hunter_page(_shoota_row("Rokkit launcha - Standard", "9") + _HUNTER_ROW)
+    [weapon] = _sheet(extraction).weapons
+    assert weapon.abilities == []
+    [said] = [d for d in extraction.report.diagnostics if d.code == "html-weapon-row"]
+    assert "HUNTER" in said.message

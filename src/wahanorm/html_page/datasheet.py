@@ -36,7 +36,12 @@ from wahanorm.parse.abilities import named_ability, split_core_list
 from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.stratagems import split_source
-from wahanorm.parse.weapon_abilities import parse_ability_list, report_unknown, split_profile
+from wahanorm.parse.weapon_abilities import (
+    AbilityList,
+    parse_ability_list,
+    report_unknown,
+    split_profile,
+)
 
 _STATS = {
     "M": "movement",
@@ -340,6 +345,7 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
     for table in dom.select(frame, "table", "wTable"):
         kind: str | None = None
         before = len(weapons)
+        pending: tuple[AbilityList, int | None] | None = None
         for row in table.iter("tr"):
             if dom.has_class(row, "wTable2_long"):
                 continue
@@ -349,7 +355,10 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
                 kind = heading
                 continue
             if len(cells) != _WEAPON_COLUMNS:
-                if dom.text(row):
+                conditional = _conditional_row(row)
+                if conditional is not None and pending is None:
+                    pending = (conditional, row.sourceline)
+                elif dom.text(row):
                     ctx.report.warning(
                         "html-weapon-row",
                         f"weapon table row not read: {dom.text(row)[:80]!r}",
@@ -357,13 +366,48 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
                     )
                 continue
             weapon = _weapon(cells, kind, ctx)
+            if weapon is not None and pending is not None:
+                found, line = pending
+                weapon = weapon.model_copy(
+                    update={"abilities": [*weapon.abilities, *found.abilities]}
+                )
+                report_unknown(found.unknown, weapon.name, ctx.report, line)
+                pending = None
             if weapon is not None:
                 weapons.append(weapon)
+        if pending is not None:
+            ctx.report.warning(
+                "html-weapon-row",
+                f"weapon table row not read: no weapon row after {pending[0].abilities[0].name!r}",
+                line=pending[1],
+            )
         if len(weapons) == before:
             ctx.report.warning(
                 "table-empty", "a weapon table without weapon rows", line=table.sourceline
             )
     return weapons
+
+
+_CONDITION_KEYWORDS = re.compile(
+    r"(?:non-)?[A-Z][A-Z0-9'’/-]*(?:\s*/\s*[A-Z][A-Z0-9'’-]*|\s+[A-Z][A-Z0-9'’/-]*)*"
+)
+
+
+def _conditional_row(row: Element) -> AbilityList | None:
+    """The abilities of a weapon-table row of its own that holds only conditional abilities
+    whose conditions are keywords in capitals (``HUNTER: MONSTER/VEHICLE`` above the profile it
+    belongs to, on the 11th-edition pages), else None."""
+    text = dom.text(row)
+    if ":" not in text:
+        return None
+    try:
+        found = parse_ability_list(text)
+    except ParseFailure:
+        return None
+    conditions = [a.condition for a in found.abilities]
+    if conditions and all(c and _CONDITION_KEYWORDS.fullmatch(c) for c in conditions):
+        return found
+    return None
 
 
 def _weapon_heading(row: Element) -> str | None:
