@@ -90,3 +90,31 @@ def test_transport_capacity_is_a_datasheet_ability() -> None:
         "TRANSPORT",
         "VEHICLE",
     ]
+
+
+def test_conditional_weapon_abilities_are_split_off_the_name() -> None:
+    """The 11th-edition export's rows (Datasheets_wargear.csv lines 3, 17, 26, 27: "LETHAL HITS:
+    non-MONSTER/VEHICLE, Rapid Fire 1") as a dump prints them, as bare words after the name in
+    the page's lower case or the export's spelling, bracketed, or with the export's commas."""
+    [sheet] = sheets((FIXTURES / "conditional_weapon_abilities.txt").read_text(encoding="utf-8"))
+    lethal = {"id": "lethal-hits", "name": "LETHAL HITS", "condition": "non-MONSTER/VEHICLE"}
+    got = [
+        (w.name, w.profile, [a.model_dump(exclude_none=True) for a in w.abilities])
+        for w in sheet.weapons
+    ]
+    assert got == [
+        ("Shoota", None, [lethal, {"id": "rapid-fire", "name": "RAPID FIRE 1", "value": "1"}]),
+        ("Big Shoota", None, [lethal, {"id": "rapid-fire", "name": "RAPID FIRE 2", "value": "2"}]),
+        ("Slugga", None, [{"id": "close-quarters", "name": "CLOSE-QUARTERS"}, lethal]),
+        # the export's hyphen is not the pages' profile dash ("Plasma pistol – standard")
+        (
+            "Kombi-rokkit - Shoota",
+            None,
+            [lethal, {"id": "rapid-fire", "name": "RAPID FIRE 1", "value": "1"}],
+        ),
+        (
+            "Kombi-skorcha - Shoota",
+            None,
+            [lethal, {"id": "rapid-fire", "name": "RAPID FIRE 1", "value": "1"}],
+        ),
+    ]

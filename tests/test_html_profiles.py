@@ -178,3 +178,119 @@ def test_weapon_abilities_in_kwbw_spans_are_split_off_the_name() -> None:
     assert extraction is not None
     [weapon] = _sheet(extraction).weapons
     assert (weapon.name, [a.id for a in weapon.abilities]) == ("Bolt pistol", ["pistol"])
+
+
+# The 11th-edition export prints Kustom Shoota's list as "LETHAL HITS: non-MONSTER/VEHICLE,
+# Rapid Fire 2" (Datasheets_wargear.csv); a page prints each ability in its own kwbw span after
+# the name. The first form follows the 2026-09 page markup (the words in ``ttw`` spans, "non-"
+# in a ``kwnon`` span); the others are the plausible places for the condition.
+_CONDITIONAL_SPANS = {
+    "one span, its words in spans": (
+        '<span class="kwbw dsColorOR"><span class="kwb"><span class="tooltip1">'
+        '<span class="ttw kwbu">LETHAL</span> <span class="ttw kwbu">HITS:</span> '
+        '<span class="ttw kwbu"><span class="kwnon">non-</span>MONSTER/VEHICLE</span>'
+        "</span></span></span> "
+        '<span class="kwbw dsColorOR"><span class="tooltip2"><span class="ttw kwbu">Rapid</span> '
+        '<span class="ttw kwbu">Fire</span> <span class="ttw kwbu">2</span></span></span>'
+    ),
+    "the condition in the next span": (
+        '<span class="kwb2">lethal hits:</span> <span class="kwb2">non-MONSTER/VEHICLE</span> '
+        '<span class="kwb2">rapid fire 2</span>'
+    ),
+    "the colon between two spans": (
+        '<span class="kwb2">lethal hits</span>: <span class="kwb2">non-MONSTER/VEHICLE</span> '
+        '<span class="kwb2">rapid fire 2</span>'
+    ),
+    "the condition as text after the span": (
+        '<span class="kwbw">LETHAL HITS:</span> non-MONSTER/VEHICLE '
+        '<span class="kwbw">Rapid Fire 2</span>'
+    ),
+    "one span holding the list without a comma": (
+        '<span class="kwbw">LETHAL HITS: non-MONSTER/VEHICLE Rapid Fire 2</span>'
+    ),
+    "one span holding the bracketed list": (
+        '<span class="kwbw">[LETHAL HITS: non-MONSTER/VEHICLE, Rapid Fire 2]</span>'
+    ),
+}
+
+
+@pytest.mark.parametrize("spans", _CONDITIONAL_SPANS.values(), ids=list(_CONDITIONAL_SPANS))
+def test_conditional_weapon_ability_in_spans_is_read_whole(spans: str) -> None:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Orks</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Warboss</div></div>'
+        '<table class="wTable"><tr><td class="dsHeader"></td><td><div class="dsHeader">'
+        'RANGED WEAPONS</div></td></tr><tr><td></td><td class="wTable2_short"><span>'
+        f'<b class="dsWeaponName">Kustom Shoota</b> {spans}</span></td>'
+        '<td>18"</td><td>4</td><td>5+</td><td>4</td><td>0</td><td>1</td></tr></table></div>'
+    )
+    extraction = extract_page(html, "warboss.html")
+    assert extraction is not None
+    [weapon] = _sheet(extraction).weapons
+    assert weapon.name == "Kustom Shoota"
+    assert [a.model_dump(exclude_none=True) for a in weapon.abilities] == [
+        {"id": "lethal-hits", "name": "LETHAL HITS", "condition": "non-MONSTER/VEHICLE"},
+        {"id": "rapid-fire", "name": "RAPID FIRE 2", "value": "2"},
+    ]
+    codes = {d.code for d in extraction.report.diagnostics}
+    assert not codes & {"html-weapon-ability", "unknown-weapon-ability"}, codes
+
+
+def _shoota_row(name: str, strength: str) -> str:
+    return (
+        '<tr class="wTable2_long"><td></td><td colspan="6"><span>'
+        f'<b class="dsWeaponName">{name}</b></span></td></tr>'
+        '<tr class="dsWeaponRow"><td></td><td class="wTable2_short"><span>'
+        f'<b class="dsWeaponName">{name}</b></span></td><td><div class="ct">24"</div></td>'
+        '<td><div class="ct">1</div></td><td><div class="ct">5+</div></td>'
+        f'<td><div class="ct">{strength}</div></td><td><div class="ct">-2</div></td>'
+        '<td><div class="ct">3</div></td></tr>'
+    )
+
+
+_HUNTER_ROW = (
+    '<tr class="dsHunterKwRow"><td></td><td colspan="7"><div class="dsHunterKwWrap">'
+    '<span class="dsHunterKw">HUNTER: <span class="kwb">MONSTER/VEHICLE</span></span></div>'
+    "</td></tr>"
+)
+
+
+def _hunter_page(rows: str) -> Extraction:
+    html = (
+        '<h1 class="page_header2"><span class="page_header_span2">Orks</span></h1>'
+        '<div class="dsOuterFrame"><div class="dsH2Header"><div>Tankbustas</div></div>'
+        '<table class="wTable"><tbody><tr><td class="dsHeader"></td><td class="wTable_WEAPON">'
+        '<div class="dsHeader">RANGED WEAPONS</div></td></tr></tbody>'
+        f'<tbody class="bkg">{rows}</tbody></table></div>'
+    )
+    extraction = extract_page(html, "tankbustas.html")
+    assert extraction is not None
+    return extraction
+
+
+def test_a_row_holding_a_conditional_ability_belongs_to_the_weapon_after_it() -> None:
+    """The 2026-09 pages print a Hunter profile's "HUNTER: MONSTER/VEHICLE" in a row of its own
+    above that profile (``tr.dsHunterKwRow``)."""
+    extraction = _hunter_page(
+        _shoota_row("Rokkit launcha - Standard", "9")
+        + _HUNTER_ROW
+        + _shoota_row("Rokkit launcha - Hunter", "11")
+    )
+    weapons = _sheet(extraction).weapons
+    assert [(w.name, [a.model_dump(exclude_none=True) for a in w.abilities]) for w in weapons] == [
+        ("Rokkit launcha - Standard", []),
+        (
+            "Rokkit launcha - Hunter",
+            [{"id": "hunter", "name": "HUNTER", "condition": "MONSTER/VEHICLE"}],
+        ),
+    ]
+    codes = [d.code for d in extraction.report.diagnostics]
+    assert "html-weapon-row" not in codes and "unknown-weapon-ability" in codes
+
+
+def test_a_conditional_ability_row_with_no_weapon_after_it_is_said() -> None:
+    extraction = _hunter_page(_shoota_row("Rokkit launcha - Standard", "9") + _HUNTER_ROW)
+    [weapon] = _sheet(extraction).weapons
+    assert weapon.abilities == []
+    [said] = [d for d in extraction.report.diagnostics if d.code == "html-weapon-row"]
+    assert "HUNTER" in said.message

@@ -9,6 +9,7 @@ enhancements, whose full text lives in the page's hidden tooltips.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,7 +36,12 @@ from wahanorm.parse.abilities import named_ability, split_core_list
 from wahanorm.parse.points import CostTable
 from wahanorm.parse.stats import parse_stat
 from wahanorm.parse.stratagems import split_source
-from wahanorm.parse.weapon_abilities import parse_ability_list, report_unknown, split_profile
+from wahanorm.parse.weapon_abilities import (
+    AbilityList,
+    parse_ability_list,
+    report_unknown,
+    split_profile,
+)
 
 _STATS = {
     "M": "movement",
@@ -339,6 +345,7 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
     for table in dom.select(frame, "table", "wTable"):
         kind: str | None = None
         before = len(weapons)
+        pending: tuple[AbilityList, int | None] | None = None
         for row in table.iter("tr"):
             if dom.has_class(row, "wTable2_long"):
                 continue
@@ -348,7 +355,10 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
                 kind = heading
                 continue
             if len(cells) != _WEAPON_COLUMNS:
-                if dom.text(row):
+                conditional = _conditional_row(row)
+                if conditional is not None and pending is None:
+                    pending = (conditional, row.sourceline)
+                elif dom.text(row):
                     ctx.report.warning(
                         "html-weapon-row",
                         f"weapon table row not read: {dom.text(row)[:80]!r}",
@@ -356,13 +366,48 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
                     )
                 continue
             weapon = _weapon(cells, kind, ctx)
+            if weapon is not None and pending is not None:
+                found, line = pending
+                weapon = weapon.model_copy(
+                    update={"abilities": [*weapon.abilities, *found.abilities]}
+                )
+                report_unknown(found.unknown, weapon.name, ctx.report, line)
+                pending = None
             if weapon is not None:
                 weapons.append(weapon)
+        if pending is not None:
+            ctx.report.warning(
+                "html-weapon-row",
+                f"weapon table row not read: no weapon row after {pending[0].abilities[0].name!r}",
+                line=pending[1],
+            )
         if len(weapons) == before:
             ctx.report.warning(
                 "table-empty", "a weapon table without weapon rows", line=table.sourceline
             )
     return weapons
+
+
+_CONDITION_KEYWORDS = re.compile(
+    r"(?:non-)?[A-Z][A-Z0-9'’/-]*(?:\s*/\s*[A-Z][A-Z0-9'’-]*|\s+[A-Z][A-Z0-9'’/-]*)*"
+)
+
+
+def _conditional_row(row: Element) -> AbilityList | None:
+    """The abilities of a weapon-table row of its own that holds only conditional abilities
+    whose conditions are keywords in capitals (``HUNTER: MONSTER/VEHICLE`` above the profile it
+    belongs to, on the 11th-edition pages), else None."""
+    text = dom.text(row)
+    if ":" not in text:
+        return None
+    try:
+        found = parse_ability_list(text)
+    except ParseFailure:
+        return None
+    conditions = [a.condition for a in found.abilities]
+    if conditions and all(c and _CONDITION_KEYWORDS.fullmatch(c) for c in conditions):
+        return found
+    return None
 
 
 def _weapon_heading(row: Element) -> str | None:
@@ -405,25 +450,45 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
 
 def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbility]]:
     """The weapon's name and its abilities: each ability is its own ``span.kwb2`` after the
-    name, printed in lower case as bare words ("sustained hits 1")."""
-    # ``kwb2`` on the 10th-edition pages (with ``kwbw``), ``kwbw`` alone on later ones.
-    keyword_spans = [s for s in cell.iter("span") if {"kwb2", "kwbw"}.intersection(dom.classes(s))]
-    keyword_spans = [
-        s for s in keyword_spans if not any(a in keyword_spans for a in s.iterancestors())
-    ]
-    name = dom.text(cell, skip=("kwb2", "kwbw"))
-    abilities: list[WeaponAbility] = []
-    for span in keyword_spans:
+    name, printed in lower case as bare words ("sustained hits 1"). A conditional ability
+    ("LETHAL HITS: non-MONSTER/VEHICLE") is read whole whether its condition is in the same
+    span, in the next one, or in the text after a span ending with the colon."""
+    spans = _keyword_spans(cell)
+    pieces: list[tuple[str, int]] = []
+    taken: list[int] = []  # spans whose tail is the condition of their ability
+    for index, span in enumerate(spans):
         words = dom.text(span)
+        tail = normalize_text(" ".join((span.tail or "").split()))
+        if tail and (words.endswith(":") or tail.startswith(":")):
+            words = f"{words} {tail}"
+            taken.append(index)
+        if pieces and (pieces[-1][0].endswith(":") or words.startswith(":")):
+            pieces[-1] = (f"{pieces[-1][0]} {words}", pieces[-1][1])
+        else:
+            pieces.append((words, span.sourceline or 1))
+    named = cell
+    if taken:
+        named = copy.deepcopy(cell)
+        copies = _keyword_spans(named)
+        for index in taken:
+            copies[index].tail = " "
+    name = dom.text(named, skip=("kwb2", "kwbw"))
+    abilities: list[WeaponAbility] = []
+    for words, line in pieces:
         try:
-            found = parse_ability_list(words, ctx.display, span.sourceline or 1)
+            found = parse_ability_list(words, ctx.display, line)
             abilities.extend(found.abilities)
-            report_unknown(found.unknown, name, ctx.report, span.sourceline)
+            report_unknown(found.unknown, name, ctx.report, line)
         except ParseFailure as exc:
-            ctx.report.error(
-                "html-weapon-ability", f"weapon ability not read: {exc.message}", span.sourceline
-            )
+            ctx.report.error("html-weapon-ability", f"weapon ability not read: {exc.message}", line)
     return name, abilities
+
+
+def _keyword_spans(cell: Element) -> list[Element]:
+    """The outermost ability spans of a weapon-name cell, in page order: ``kwb2`` on the
+    10th-edition pages (with ``kwbw``), ``kwbw`` alone on later ones."""
+    spans = [s for s in cell.iter("span") if {"kwb2", "kwbw"}.intersection(dom.classes(s))]
+    return [s for s in spans if not any(a in spans for a in s.iterancestors())]
 
 
 # ---- sections ---------------------------------------------------------------------------------

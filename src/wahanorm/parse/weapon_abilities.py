@@ -167,8 +167,9 @@ def split_weapon_cell(cell: str, path: str = "", line: int = 1) -> tuple[str, Ab
     return cell, AbilityList(abilities=())
 
 
-MAX_ABILITY_WORDS = 4
-"""The longest shared weapon ability in words: ``anti-epic hero 4+``, ``sustained hits d3``."""
+MAX_ABILITY_WORDS = 8
+"""The longest shared weapon ability in words: ``anti-epic hero 4+``, ``sustained hits d3``,
+and with a condition ``lethal hits: non-MONSTER / VEHICLE`` (room for a longer one)."""
 
 
 def _ability_tails(words: list[str]) -> list[bool]:
