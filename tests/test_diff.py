@@ -421,3 +421,30 @@ def test_a_detachment_rules_sub_abilities_are_compared_by_name() -> None:
         "Daemonic Rage cost: 2BTP → 3BTP",
         "Abilities added: Might of Khorne",
     ]
+
+
+def test_a_timing_change_is_said_in_a_players_words() -> None:
+    from wahanorm.diff.compare import compare_timing
+    from wahanorm.diff.result import Change
+
+    def timing(*phases: tuple[str, str]) -> dict[str, object]:
+        turns = {turn for _, turn in phases}
+        return {
+            "turn": turns.pop() if len(turns) == 1 else "either",
+            "phases": [{"phase": p, "turn": t} for p, t in phases],
+            "any_phase": False,
+            "excluded_phases": [],
+        }
+
+    out: list[Change] = []
+    old = timing(("shooting", "either"), ("fight", "either"))
+    new = timing(("shooting", "opponent"), ("fight", "either"))
+    compare_timing("timing", "Timing", old, new, out)
+    [change] = out
+    assert change.summary == (
+        "Timing: either player's Shooting phase or either player's Fight phase"
+        " → your opponent's Shooting phase or either player's Fight phase"
+    )
+    out.clear()
+    compare_timing("timing", "Timing", new, new, out)
+    assert out == []

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from wahanorm.errors import WahanormError
 from wahanorm.outputs import JSON, Output
-from wahanorm.vocabulary import TURN_WORDS
+from wahanorm.vocabulary import timing_text
 
 EXIT_SHOWN = 0
 EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
@@ -352,22 +352,6 @@ def _weapon_ability(ability: JSON) -> str:
     """A weapon ability as printed, its condition included: ``LETHAL HITS: non-MONSTER/VEHICLE``."""
     condition = ability.get("condition")
     return f"{ability['name']}: {condition}" if condition else str(ability["name"])
-
-
-def timing_text(timing: JSON | None) -> str:
-    """A stratagem's timing as words, whose turn for each phase: ``your opponent's Shooting
-    phase or either player's Fight phase``; ``any phase (excluding Command)``."""
-    if not timing:
-        return ""
-    turn = TURN_WORDS.get(timing["turn"], timing["turn"])
-    if timing.get("any_phase"):
-        excluded = ", ".join(p.title() for p in timing.get("excluded_phases", []))
-        return f"{turn} turn: any phase" + (f" (excluding {excluded})" if excluded else "")
-    named = [
-        f"{TURN_WORDS.get(p['turn'], p['turn'])} {p['phase'].title()} phase"
-        for p in timing["phases"]
-    ]
-    return " or ".join(named) or f"{turn} turn"
 
 
 def _generic(e: JSON, style: Style) -> list[str]:

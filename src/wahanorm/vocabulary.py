@@ -3,7 +3,7 @@ database, ``show``), kept here so that such code loads no pydantic (``wahanorm.m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from wahanorm.models import Turn
@@ -34,3 +34,19 @@ TURN_WORDS: dict[Turn, str] = {
 }
 """Each ``models.Turn`` in words, as they stand before a phase: ``your opponent's`` Shooting
 phase."""
+
+
+def timing_text(timing: dict[str, Any] | None) -> str:
+    """A stratagem's timing as words, whose turn for each phase: ``your opponent's Shooting
+    phase or either player's Fight phase``; ``any phase (excluding Command)``."""
+    if not timing:
+        return ""
+    turn = TURN_WORDS.get(timing["turn"], timing["turn"])
+    if timing.get("any_phase"):
+        excluded = ", ".join(p.title() for p in timing.get("excluded_phases", []))
+        return f"{turn} turn: any phase" + (f" (excluding {excluded})" if excluded else "")
+    named = [
+        f"{TURN_WORDS.get(p['turn'], p['turn'])} {p['phase'].title()} phase"
+        for p in timing["phases"]
+    ]
+    return " or ".join(named) or f"{turn} turn"

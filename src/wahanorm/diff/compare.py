@@ -15,7 +15,8 @@ from wahanorm.diff import datasheet
 from wahanorm.diff.generic import compare_set, compare_value, label_of
 from wahanorm.diff.result import Change
 from wahanorm.diff.tables import compare_tables
-from wahanorm.diff.values import Json, canon
+from wahanorm.diff.values import Json, canon, value_change
+from wahanorm.vocabulary import timing_text
 
 Handler = Callable[[str, str, Json, Json, list[Change]], None]
 """(path, label, old value, new value, changes found so far) → appends its changes."""
@@ -112,6 +113,31 @@ def _without_sources(entity: Json) -> str:
     return canon({k: v for k, v in entity.items() if k != "sources"})
 
 
+def compare_timing(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
+    """A stratagem's timing in a player's words, whose turn for each phase:
+    ``Timing: your opponent's Shooting phase → either player's Shooting phase``. Two timings
+    the words cannot tell apart are compared field by field."""
+    said_old, said_new = timing_text(old) or None, timing_text(new) or None
+    if said_old == said_new:
+        compare_value(path, label, old, new, out)
+        return
+    if said_old is None or said_new is None:
+        change = value_change(path, label, said_old, said_new)
+        if change:
+            out.append(change)
+        return
+    out.append(
+        Change(
+            path=path,
+            op="changed",
+            label=label,
+            old=said_old,
+            new=said_new,
+            summary=f"{label}: {said_old} → {said_new}",
+        )
+    )
+
+
 HANDLERS: dict[str, Handler] = {
     "keywords": compare_set,
     "faction_keywords": compare_set,
@@ -125,4 +151,5 @@ HANDLERS: dict[str, Handler] = {
     "weapons": datasheet.compare_weapons,
     "abilities": datasheet.compare_abilities,
     "tables": compare_tables,
+    "timing": compare_timing,
 }
