@@ -48,7 +48,9 @@ def test_a_datasheet_card_has_its_weapons_abilities_keywords_and_points(
     assert "CORE: Deadly Demise D6, Deep Strike" in lines
     assert "Daemon Lord of Khorne (Aura)" in lines
     assert "  BLOODTHIRSTER, CHAOS, CHARACTER, DAEMON, FLY, KHORNE, MONSTER, SUMMONED" in lines
-    assert lines[-1].split() == ["1", "model", "305"]
+    points = lines.index("POINTS")
+    assert lines[points + 2].split() == ["1", "model", "305"]
+    assert lines[-1] == "Read from raw/002_4ce5d9c8bc5975ce.txt:1"
 
 
 def test_profiles_are_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

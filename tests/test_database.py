@@ -18,6 +18,7 @@ import pytest
 import wahanorm
 from wahanorm import cli
 from wahanorm.database import _stratagem_phase_rows, build_database
+from wahanorm.errors import OutputError
 from wahanorm.outputs import Output
 
 REPO = Path(__file__).resolve().parents[1]
@@ -405,7 +406,17 @@ def test_db_of_a_folder_that_is_no_output_is_a_usage_error(
 
 def test_a_database_is_replaced_whole(slice_db: Built, tmp_path: Path) -> None:
     target = tmp_path / "rules.db"
-    target.write_bytes(b"an old file that is not a database")
-    build_database(Output.from_files(wahanorm.convert([SLICE, ELEVENTH]).files()), target)
+    files = wahanorm.convert([SLICE, ELEVENTH]).files()
+    build_database(Output.from_files(wahanorm.convert([SLICE]).files()), target)
+    build_database(Output.from_files(files), target)  # a database wahanorm wrote: replaced
     assert target.read_bytes() == slice_db.path.read_bytes()
     assert [p.name for p in tmp_path.iterdir()] == ["rules.db"]  # no temporary file left
+
+
+def test_a_file_that_is_no_wahanorm_database_is_never_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "rules.db"
+    target.write_bytes(b"an old file that is not a database")
+    with pytest.raises(OutputError, match="not a database wahanorm wrote"):
+        build_database(Output.from_files(wahanorm.convert([SLICE]).files()), target)
+    assert target.read_bytes() == b"an old file that is not a database"
+    assert [p.name for p in tmp_path.iterdir()] == ["rules.db"]

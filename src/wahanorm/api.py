@@ -74,7 +74,6 @@ def parse_text(text: str, *, format: TextFormat = "text", name: str = "<string>"
     if format not in ("text", "html"):
         raise UsageError(f"format must be 'text' or 'html', not {format!r}")
     extraction = pipeline.extract_text(text, name, "html" if format == "html" else "dump")
-    extraction.report.summarize()
     return _result(pipeline.assemble([extraction], Report(), 1))
 
 
@@ -101,10 +100,10 @@ def load(out: PathLike) -> Loaded:
     from wahanorm.models import AnyEntity, Index
     from wahanorm.outputs import Output
 
-    output = Output.from_folder(Path(out))
     adapter: TypeAdapter[Entity] = TypeAdapter(AnyEntity)
-    entities = [adapter.validate_python(data) for data in output.entities()]
-    return Loaded(Index.model_validate(current_index(output.index)), entities)
+    with Output.reading(Path(out)) as output:  # one whole run, under the shared lock
+        entities = [adapter.validate_python(data) for data in output.entities()]
+        return Loaded(Index.model_validate(current_index(output.index)), entities)
 
 
 def diff(old: PathLike | Result, new: PathLike | Result) -> DiffReport:

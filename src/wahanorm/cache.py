@@ -58,6 +58,11 @@ def input_key(item: InputItem) -> str | None:
     digest = hashlib.sha256(program_fingerprint().encode())
     digest.update(item.display.encode())
     digest.update(f"edition={item.edition}".encode())
+    if item.problem is not None:
+        return None
+    if item.data is not None:
+        digest.update(item.data)
+        return digest.hexdigest()
     try:
         if item.format == "export":
             for path in sorted(item.path.iterdir()):

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from wahanorm.errors import WahanormError
 from wahanorm.outputs import JSON, Output
-from wahanorm.vocabulary import timing_text
+from wahanorm.vocabulary import cost_text, timing_text, weapon_title
 
 EXIT_SHOWN = 0
 EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
@@ -48,33 +48,45 @@ def run_show(
         )
         return EXIT_NOT_ONE
     try:
-        output = Output.from_folder(out)
-        entries = [e for e in output.entries if _wanted(e, kind, edition)]
-        found = find(entries, query)
-        chosen, others = pick(found)
-        if chosen is None:
-            _print_choices(query, found, entries, sys.stderr)
-            return EXIT_NOT_ONE
-        entity = output.entity(chosen)
-        for other in others:
-            ed = _edition(other)
-            print(
-                f"wahanorm show: {_clean(str(other['id']))} is also in the {_ordinal(ed)} "
-                f"edition (--edition {ed} shows it)",
-                file=sys.stderr,
-            )
+        with Output.reading(out) as output:
+            card = _card(output, query, kind, edition, stream)
     except WahanormError as exc:
         print(f"wahanorm show: {exc.message}", file=sys.stderr)
         return EXIT_NOT_ONE
-    styled = stream.isatty() and not os.environ.get("NO_COLOR")
-    width = shutil.get_terminal_size((100, 24)).columns if stream.isatty() else 100
-    try:
-        card = render(entity, Style(styled, max(60, min(width, 140))))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        print(f"wahanorm show: {output.not_the_contract(chosen, exc).message}", file=sys.stderr)
+    if card is None:
         return EXIT_NOT_ONE
     stream.write(card)
     return EXIT_SHOWN
+
+
+def _card(
+    output: Output, query: str, kind: str | None, edition: int | None, stream: TextIO
+) -> str | None:
+    """The card of the one entity ``query`` names in ``output``, or None (choices or the
+    problem said on stderr)."""
+    import sys
+
+    entries = [e for e in output.entries if _wanted(e, kind, edition)]
+    found = find(entries, query)
+    chosen, others = pick(found)
+    if chosen is None:
+        _print_choices(query, found, entries, sys.stderr)
+        return None
+    entity = output.entity(chosen)
+    for other in others:
+        ed = _edition(other)
+        print(
+            f"wahanorm show: {_clean(str(other['id']))} is also in the {_ordinal(ed)} "
+            f"edition (--edition {ed} shows it)",
+            file=sys.stderr,
+        )
+    styled = stream.isatty() and not os.environ.get("NO_COLOR")
+    width = shutil.get_terminal_size((100, 24)).columns if stream.isatty() else 100
+    try:
+        return render(entity, Style(styled, max(60, min(width, 140))))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        print(f"wahanorm show: {output.not_the_contract(chosen, exc).message}", file=sys.stderr)
+        return None
 
 
 # --- finding ----------------------------------------------------------------------------------
@@ -219,7 +231,31 @@ def render(entity: JSON, style: Style) -> str:
     renderer = {"datasheet": _datasheet, "stratagem": _stratagem}.get(
         str(entity.get("kind")), _generic
     )
-    return "\n".join(renderer(entity, style)) + "\n"
+    return "\n".join([*renderer(entity, style), *_provenance(entity, style)]) + "\n"
+
+
+MAX_SOURCES_SHOWN = 5
+
+
+def _places(sources: list[JSON]) -> str:
+    shown = ", ".join(f"{s['path']}:{s['line_start']}" for s in sources[:MAX_SOURCES_SHOWN])
+    more = len(sources) - MAX_SOURCES_SHOWN
+    return shown + (f" … and {more} more" if more > 0 else "")
+
+
+def _provenance(entity: JSON, style: Style) -> list[str]:
+    """Where the entity was read, and the other versions its sources gave (a conflict)."""
+    lines = ["", *style.wrap(f"Read from {_places(entity.get('sources', []))}", indent="")]
+    variants = entity.get("variants", [])
+    if variants:
+        lines += [
+            "",
+            style.heading(f"VARIANTS ({len(variants)}): the sources disagree on this entity"),
+        ]
+        for variant in variants:
+            lines += style.wrap(f"- another version, from {_places(variant.get('sources', []))}")
+        lines += style.wrap("(each variant is whole in the entity's file and the database)")
+    return lines
 
 
 def _title(entity: JSON, style: Style, right: str = "") -> list[str]:
@@ -260,9 +296,22 @@ def _datasheet(d: JSON, style: Style) -> list[str]:
     for field, label in (("leader", "LEADER (can lead)"), ("led_by", "LED BY")):
         if d.get(field):
             lines += ["", style.heading(label), *style.wrap(", ".join(d[field]))]
+    if d.get("orders"):
+        lines += ["", style.heading("ORDERS"), *style.wrap(d["orders"])]
     for field, label in (("keywords", "KEYWORDS"), ("faction_keywords", "FACTION KEYWORDS")):
         if d.get(field):
             lines += ["", style.heading(label), *style.wrap(", ".join(d[field]))]
+    for profile in d.get("profiles", []):
+        if profile.get("keywords"):
+            heading = style.heading(_clean(f"KEYWORDS ({profile['name']} only)"))
+            lines += ["", heading, *style.wrap(", ".join(profile["keywords"]))]
+    listed = [
+        f"{len(d[field])} {field.replace('_', ' ')}"
+        for field in ("stratagems", "detachment_rules", "enhancements")
+        if d.get(field)
+    ]
+    if listed:
+        lines += ["", *style.wrap(f"Lists {', '.join(listed)} (in its file and the database)")]
     if d.get("points"):
         lines += ["", style.heading("POINTS")]
         lines += _table(["", "POINTS"], [[_points_label(p), str(p["points"])] for p in d["points"]])
@@ -270,11 +319,8 @@ def _datasheet(d: JSON, style: Style) -> list[str]:
 
 
 def _points_label(points: JSON) -> str:
-    """One row of the cost table as a player reads it (Points v2's tiers and add-ons too)."""
-    label = str(points.get("text") or "")
-    if points.get("add_on"):
-        label += " (add-on)"
-    return label
+    """One row of the cost table as a player reads it, its tier and add-on said."""
+    return cost_text(points) + (" (add-on)" if points.get("add_on") else "")
 
 
 PROFILE_COLUMNS = (
@@ -292,7 +338,22 @@ def _profiles_table(profiles: list[JSON]) -> list[str]:
     if not profiles:
         return []
     rows = [[p["name"], *(_stat(p.get(key)) for _, key in PROFILE_COLUMNS)] for p in profiles]
-    return _table(["", *(label for label, _ in PROFILE_COLUMNS)], rows)
+    lines = _table(["", *(label for label, _ in PROFILE_COLUMNS)], rows)
+    return lines + _notes(profiles, PROFILE_COLUMNS, lambda p: str(p["name"]))
+
+
+def _notes(
+    items: list[JSON], columns: Iterable[tuple[str, str]], name: Callable[[JSON], str]
+) -> list[str]:
+    """The conditions under the table for its starred characteristics: ``* Castigator, INV
+    5+: Against ranged attacks only``."""
+    lines = []
+    for item in items:
+        for label, key in columns:
+            stat = item.get(key)
+            if isinstance(stat, dict) and stat.get("note"):
+                lines.append(_clean(f"  * {name(item)}, {label} {stat['text']}: {stat['note']}"))
+    return lines
 
 
 WEAPON_COLUMNS = (
@@ -308,10 +369,10 @@ WEAPON_COLUMNS = (
 def _weapons_table(label: str, weapons: list[JSON], style: Style) -> list[str]:
     rows = []
     for w in weapons:
-        name = w["name"] + (f" – {w['profile']}" if w.get("profile") else "")
         keywords = ", ".join(_weapon_ability(a) for a in w.get("abilities", []))
-        rows.append([name, *(_stat(w.get(key)) for _, key in WEAPON_COLUMNS), keywords])
-    return _table([style.heading(label), *(h for h, _ in WEAPON_COLUMNS), "ABILITIES"], rows)
+        rows.append([weapon_title(w), *(_stat(w.get(key)) for _, key in WEAPON_COLUMNS), keywords])
+    headers = [style.heading(label), *(h for h, _ in WEAPON_COLUMNS), "ABILITIES"]
+    return _table(headers, rows) + _notes(weapons, WEAPON_COLUMNS, weapon_title)
 
 
 def _abilities(abilities: JSON, style: Style) -> list[str]:
@@ -363,8 +424,13 @@ def _generic(e: JSON, style: Style) -> list[str]:
         f"{_ordinal(_edition(e))} edition",
     ]
     lines = [*_title(e, style, right), _clean(" · ".join(str(c) for c in context if c))]
-    if e.get("rule_number"):
-        lines.append(_clean(f"Rule {e['rule_number']}"))
+    facts_of_rule = [
+        e.get("rule_number") and f"Rule {e['rule_number']}",
+        e.get("category"),
+        e.get("type") and f"Type: {e['type']}",
+    ]
+    if any(facts_of_rule):
+        lines.append(_clean(" · ".join(str(f) for f in facts_of_rule if f)))
     # The 11th edition's facts of a detachment and an enhancement, where the source has them.
     facts = [
         f"{e['dp']} DP" if e.get("dp") is not None else None,
@@ -391,6 +457,8 @@ def _generic(e: JSON, style: Style) -> list[str]:
         lines += ["", style.heading("RESTRICTIONS:"), *style.wrap(e["restrictions"])]
     for section in e.get("sections", []):
         lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
+    if e.get("references"):
+        lines += ["", *style.wrap(f"Refers to rules {', '.join(e['references'])}")]
     return lines
 
 
@@ -415,7 +483,11 @@ def _rule_table(rows: list[list[str]], style: Style) -> list[str]:
 
 
 def _stat(stat: Any) -> str:
-    return str(stat["text"]) if isinstance(stat, dict) else "-"
+    """A characteristic as printed; one with a note (its condition, under the table) starred."""
+    if not isinstance(stat, dict):
+        return "-"
+    text = str(stat["text"])
+    return f"{text}*" if stat.get("note") and not text.endswith("*") else text
 
 
 def _table(headers: list[str], rows: Iterable[list[str]]) -> list[str]:

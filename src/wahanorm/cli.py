@@ -14,17 +14,13 @@ import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from wahanorm import __version__, emit, pipeline
+from wahanorm import __version__, emit, ingest, pipeline
 from wahanorm.cache import DEFAULT_CACHE, DEFAULT_MAX_BYTES, Cache, stamp_matches, store_stamp
 from wahanorm.errors import DiagnosticRow, WahanormError
 from wahanorm.ids import escape_unsafe
-
-if TYPE_CHECKING:
-    from wahanorm.outputs import Output
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
@@ -41,7 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     convert = commands.add_parser("convert", help="convert dumps, pages and exports to JSON")
-    convert.add_argument("inputs", nargs="*", type=Path, help="files and folders (default: raw/)")
+    convert.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        help="files and folders, or - for standard input (default: raw/)",
+    )
     convert.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
     convert.add_argument(
         "--check", action="store_true", help="fail (exit 1) if --out is not what would be written"
@@ -164,70 +165,51 @@ def run_schema(which: str) -> int:
 
 
 def run_db(out: Path, target: Path) -> int:
-    """Build the SQLite database of the output folder ``out``."""
-    from wahanorm.errors import WahanormError
-    from wahanorm.outputs import Output
+    """Build the SQLite database of the output folder ``out`` (read under its shared lock)."""
+    from wahanorm.database import build_database
 
-    try:
-        output = Output.from_folder(out)
-    except WahanormError as exc:
-        print(f"wahanorm: error: {exc.message}", file=sys.stderr)
-        return 2
     started = time.perf_counter()
-    if _write_database(target, output) != 0:
-        return 2
+    code, entities = _write_database(lambda: build_database(out, target), target)
+    if code:
+        return code
     seconds = time.perf_counter() - started
-    print(f"wahanorm: {target}: {len(output.entries)} entities, {seconds:.2f} s")
+    print(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s")
     return 0
 
 
-def _write_database(target: Path, source: Output | Mapping[str, str]) -> int:
-    """Write the database of an output folder or of a conversion's files; 0, or 2 on failure."""
+def _write_database(build: Callable[[], object], target: Path) -> tuple[int, int]:
+    """Run ``build`` (which writes the database at ``target``); (0, entities written), or
+    (2, 0) with one line on stderr."""
     import sqlite3  # here: a plain convert does not load it
 
-    from wahanorm.database import build_database
     from wahanorm.errors import WahanormError
-    from wahanorm.outputs import Output
 
-    problem = _database_target_problem(target)
-    if problem:
-        print(f"wahanorm: error: {problem}", file=sys.stderr)
-        return 2
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)  # as convert makes --out
-        output = source if isinstance(source, Output) else Output.from_files(source)
-        build_database(output, target)
+        build()
     except WahanormError as exc:
         print(f"wahanorm: error: {exc.message}", file=sys.stderr)
-        return 2
+        return 2, 0
     except OSError as exc:
         print(
             f"wahanorm: error: cannot write the database {target}: {exc.strerror or exc}",
             file=sys.stderr,
         )
-        return 2
+        return 2, 0
     except sqlite3.Error as exc:
         print(f"wahanorm: error: cannot write the database {target}: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _database_target_problem(target: Path) -> str | None:
-    """Why the database cannot be written at ``target`` (a folder, or below a file), or None."""
-    if target.is_dir():
-        return f"the database {target} is a folder: give the path of a file, e.g. {target}/rules.db"
-    for parent in target.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                return f"cannot write the database {target}: {parent} is a file, not a folder"
-            break
-    return None
+        return 2, 0
+    db = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        (entities,) = db.execute("SELECT count(*) FROM entities").fetchone()
+    finally:
+        db.close()
+    return 0, int(entities)
 
 
 def run_convert(args: argparse.Namespace) -> int:
     """Convert, then write ``--out`` (or compare it with ``--check``)."""
     inputs: list[Path] = args.inputs or [DEFAULT_INPUT]
-    missing = [p for p in inputs if not p.exists()]
+    missing = [p for p in inputs if p != ingest.STDIN and not p.exists()]
     if missing and len(missing) == len(inputs):
         print(
             f"wahanorm: error: no such input: {missing[0]} (give a file or folder)", file=sys.stderr
@@ -247,6 +229,10 @@ def run_convert(args: argparse.Namespace) -> int:
         print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
         return 2
     problem = emit.claim_problem(args.out, inputs) if not args.check else None
+    if not problem and args.sqlite:
+        from wahanorm.database import target_problem
+
+        problem = target_problem(args.sqlite, inputs, args.out)
     if problem:  # before anything is read or written: nothing touched
         print(f"wahanorm: error: {problem}", file=sys.stderr)
         return 2
@@ -281,6 +267,10 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
         return _check(args.out, result.files)
     if not args.quiet:
         _print_diagnostics(result.rows())
+    if not result.counts():
+        # Nothing to write: an empty index over a previous run would only remove its files.
+        print(f"wahanorm: {_why_nothing(result)}; nothing written to {args.out}", file=sys.stderr)
+        return 1
 
     def waiting(message: str) -> None:
         print(f"wahanorm: {message}", file=sys.stderr)
@@ -292,13 +282,32 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
             written, removed = folder.write(result.files)
             if store and result.run_key:
                 store_stamp(store, args.out, result.run_key)
-    if args.sqlite and _write_database(args.sqlite, result.files) != 0:
-        return 2
+    if args.sqlite:
+        from wahanorm.database import build_database
+        from wahanorm.outputs import Output
+
+        files = result.files
+        code, _ = _write_database(
+            lambda: build_database(Output.from_files(files), args.sqlite), args.sqlite
+        )
+        if code:
+            return code
     seconds = time.perf_counter() - started
     for rel in [] if args.quiet else removed:
         print(f"removed (no longer in the input): {args.out / rel}", file=sys.stderr)
     _print_summary(result, seconds, written, removed)
     return 1 if result.failed or result.errors else 0
+
+
+def _why_nothing(result: pipeline.Conversion) -> str:
+    """One line on why a run gave no entity: no input found, inputs skipped, inputs failed."""
+    skipped = sum(1 for d in result.rows() if d.code == "skipped-input")
+    parts = [f"{result.inputs} inputs read"]
+    if skipped:
+        parts.append(f"{skipped} files skipped (no reader knows them)")
+    if result.failed:
+        parts.append(f"{len(result.failed)} failed")
+    return f"no input gave an entity ({', '.join(parts)})"
 
 
 @contextlib.contextmanager

@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from wahanorm.errors import InputError
+from wahanorm.emit import canonical_json, hash_of
+from wahanorm.errors import InputError, OutputError
 from wahanorm.outputs import JSON, Output
 from wahanorm.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 
-DB_VERSION = 3
-"""Version of the table layout; in the ``meta`` table (2: keyed by edition)."""
+DB_VERSION = 4
+"""Version of the table layout; in the ``meta`` table (2: keyed by edition; 4: characteristic
+notes, per-model keywords, rule references and variants as rows)."""
 
 SCHEMA_SQL = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -81,6 +84,17 @@ CREATE TABLE points (
   PRIMARY KEY (edition, datasheet_id, position),
   FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
 ) WITHOUT ROWID;
+CREATE TABLE stat_notes (
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, owner TEXT NOT NULL,
+  position INTEGER NOT NULL, characteristic TEXT NOT NULL, note TEXT NOT NULL,
+  PRIMARY KEY (edition, datasheet_id, owner, position, characteristic),
+  FOREIGN KEY (edition, datasheet_id) REFERENCES datasheets (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE profile_keywords (
+  edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, position INTEGER NOT NULL,
+  keyword TEXT NOT NULL, PRIMARY KEY (edition, datasheet_id, position, keyword),
+  FOREIGN KEY (edition, datasheet_id, position) REFERENCES profiles (edition, datasheet_id, position)
+) WITHOUT ROWID;
 CREATE TABLE keywords (
   edition INTEGER NOT NULL, datasheet_id TEXT NOT NULL, keyword TEXT NOT NULL,
   faction INTEGER NOT NULL, PRIMARY KEY (edition, datasheet_id, faction, keyword),
@@ -123,6 +137,11 @@ CREATE TABLE rule_sections (
   PRIMARY KEY (edition, rule_id, position),
   FOREIGN KEY (edition, rule_id) REFERENCES rules (edition, id)
 ) WITHOUT ROWID;
+CREATE TABLE rule_references (
+  edition INTEGER NOT NULL, rule_id TEXT NOT NULL, position INTEGER NOT NULL,
+  reference TEXT NOT NULL, PRIMARY KEY (edition, rule_id, position),
+  FOREIGN KEY (edition, rule_id) REFERENCES rules (edition, id)
+) WITHOUT ROWID;
 CREATE TABLE rule_tables (
   edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL,
   table_no INTEGER NOT NULL, row_no INTEGER NOT NULL, cell_no INTEGER NOT NULL,
@@ -147,6 +166,12 @@ CREATE TABLE enhancements (
   edition INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, detachment TEXT,
   faction TEXT, cost INTEGER, flavour TEXT, text TEXT, upgrade INTEGER, support_leader TEXT,
   PRIMARY KEY (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE variants (
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL,
+  position INTEGER NOT NULL, hash TEXT NOT NULL, sources TEXT NOT NULL, data TEXT NOT NULL,
+  PRIMARY KEY (edition, kind, entity_id, position),
+  FOREIGN KEY (edition, kind, entity_id) REFERENCES entities (edition, kind, id)
 ) WITHOUT ROWID;
 CREATE TABLE diagnostics (
   id INTEGER PRIMARY KEY, severity TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL,
@@ -175,29 +200,221 @@ CREATE INDEX stratagem_phases_phase ON stratagem_phases (phase, turn);
 CREATE INDEX detachments_faction ON detachments (faction, edition);
 CREATE INDEX detachment_rules_detachment ON detachment_rules (detachment);
 CREATE INDEX enhancements_detachment ON enhancements (detachment);
+CREATE INDEX profile_keywords_keyword ON profile_keywords (keyword);
 CREATE INDEX diagnostics_code ON diagnostics (code, severity);
 """
 
+STAT_NAMES = (*PROFILE_CHARACTERISTICS, "invulnerable_save")
+DICE_REASON = "- the characteristic's text holds its dice as printed (D6+1)"
+
+
+def _stat_fields(prefix: str, table: str, names: Iterable[str]) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for name in names:
+        fields[f"{prefix}.{name}.text"] = f"{table}.{name}"
+        fields[f"{prefix}.{name}.value"] = f"{table}.{name}_value"
+        fields[f"{prefix}.{name}.note"] = "stat_notes.note"
+        for part in ("count", "sides", "modifier"):
+            fields[f"{prefix}.{name}.dice.{part}"] = DICE_REASON
+    return fields
+
+
+def _common_fields(kind: str, table: str | None) -> dict[str, str]:
+    fields = {
+        f"{kind}.id": "entities.id",
+        f"{kind}.kind": "entities.kind",
+        f"{kind}.name": "entities.name",
+        f"{kind}.edition": "entities.edition",
+        f"{kind}.sources.path": "sources.path",
+        f"{kind}.sources.line_start": "sources.line_start",
+        f"{kind}.sources.line_end": "sources.line_end",
+        f"{kind}.variants": "variants.data",
+    }
+    if table:
+        fields[f"{kind}.name"] = f"{table}.name"
+    return fields
+
+
+FIELDS: dict[str, str] = {
+    **_common_fields("datasheet", "datasheets"),
+    **{
+        f"datasheet.{name}": f"datasheets.{name}"
+        for name in ("faction", "base_size", "loadout", "orders", "is_support")
+    },
+    "datasheet.profiles.name": "profiles.name",
+    **_stat_fields("datasheet.profiles", "profiles", STAT_NAMES),
+    "datasheet.profiles.keywords": "profile_keywords.keyword",
+    "datasheet.weapons.name": "weapons.name",
+    "datasheet.weapons.profile": "weapons.profile",
+    "datasheet.weapons.type": "weapons.type",
+    **_stat_fields("datasheet.weapons", "weapons", WEAPON_CHARACTERISTICS),
+    "datasheet.weapons.abilities.id": "weapon_abilities.ability",
+    **{
+        f"datasheet.weapons.abilities.{name}": f"weapon_abilities.{name}"
+        for name in ("name", "keyword", "threshold", "value", "condition")
+    },
+    **{
+        f"datasheet.abilities.{group}.{name}": f"abilities.{name}"
+        for group in ("core", "faction", "datasheet", "wargear")
+        for name in ("name", "parameter", "text", "aura")
+    },
+    "datasheet.damaged.wounds": "datasheets.damaged_wounds",
+    "datasheet.damaged.text": "datasheets.damaged_text",
+    "datasheet.wargear_options": "datasheet_lines.text",
+    "datasheet.unit_composition": "datasheet_lines.text",
+    **{
+        f"datasheet.points.{name}": f"points.{name}"
+        for name in ("models", "points", "text", "add_on", "units_from", "units_to")
+    },
+    **{
+        f"datasheet.{name}": "datasheet_links.target_id"
+        for name in ("leader", "led_by", "stratagems", "detachment_rules", "enhancements")
+    },
+    "datasheet.keywords": "keywords.keyword",
+    "datasheet.faction_keywords": "keywords.keyword",
+    **_common_fields("stratagem", "stratagems"),
+    **{
+        f"stratagem.{name}": f"stratagems.{name}"
+        for name in (
+            "cp", "source", "category", "rule_number", "flavour", "when", "target", "effect",
+            "restrictions",
+        )
+    },
+    "stratagem.timing.turn": "stratagems.turn",
+    "stratagem.timing.any_phase": "stratagems.any_phase",
+    "stratagem.timing.phases.phase": "stratagem_phases.phase",
+    "stratagem.timing.phases.turn": "stratagem_phases.turn",
+    "stratagem.timing.excluded_phases": "stratagem_excluded_phases.phase",
+    **_common_fields("detachment", "detachments"),
+    **{
+        f"detachment.{name}": f"detachments.{name}"
+        for name in ("faction", "type", "dp", "force_disposition", "flavour")
+    },
+    **_common_fields("detachment_rule", "detachment_rules"),
+    **{
+        f"detachment_rule.{name}": f"detachment_rules.{name}"
+        for name in ("detachment", "flavour", "text", "restrictions")
+    },
+    **{
+        f"detachment_rule.abilities.{name}": f"detachment_abilities.{name}"
+        for name in ("name", "cost", "text")
+    },
+    "detachment_rule.tables": "rule_tables.text",
+    **_common_fields("enhancement", "enhancements"),
+    **{
+        f"enhancement.{name}": f"enhancements.{name}"
+        for name in (
+            "detachment", "faction", "cost", "flavour", "text", "upgrade", "support_leader"
+        )
+    },
+    **_common_fields("rule", "rules"),
+    **{f"rule.{name}": f"rules.{name}" for name in ("rule_number", "text", "category")},
+    "rule.tables": "rule_tables.text",
+    "rule.sections.label": "rule_sections.label",
+    "rule.sections.text": "rule_sections.text",
+    "rule.references": "rule_references.reference",
+}  # fmt: skip
+"""Where each field of the contract (``kind.field.subfield``) is in the database, as
+``table.column``, or (starting with ``-``) why it is not; ``tests/test_database.py`` walks the
+entity schema and holds every field to this list."""
+
+
 Row = tuple[Any, ...]
 Rows = dict[str, list[Row]]
-STAT_NAMES = (*PROFILE_CHARACTERISTICS, "invulnerable_save")
 
 
 def build_database(source: Path | str | Output, target: Path | str) -> Path:
     """Write the database of an output folder (or of ``Output.from_files``) to ``target``,
-    replacing it whole. Returns the target's path."""
-    output = source if isinstance(source, Output) else Output.from_folder(Path(source))
-    rows = collect_rows(output)
+    replacing it whole. An output folder is read under its shared lock (one whole run). The
+    target must be new or a database wahanorm wrote (``target_problem``): anything else raises
+    ``OutputError`` before anything is written. Returns the target's path."""
     path = Path(target)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
+    if isinstance(source, Output):
+        _refuse(target_problem(path))
+        rows = collect_rows(source)
+    else:
+        with Output.reading(Path(source)) as output:
+            _refuse(target_problem(path, out=Path(source)))
+            rows = collect_rows(output)
+    path.parent.mkdir(parents=True, exist_ok=True)  # as convert makes --out
+    # Written beside the target, then moved over it whole: a reader of the target never sees
+    # half a database, and a failed build leaves the old one.
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
     try:
         _write(tmp, rows)
+        _refuse(target_problem(path))  # the target may have changed while the rows were made
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def _refuse(problem: str | None) -> None:
+    if problem:
+        raise OutputError(problem)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_wahanorm_database(path: Path) -> bool:
+    """True when ``path`` is a regular file holding a SQLite database whose ``meta`` table
+    names wahanorm as its generator (a database this module wrote)."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        with path.open("rb") as handle:
+            if handle.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                return False
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return False
+    try:
+        found = db.execute("SELECT value FROM meta WHERE key = 'generator'").fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+    return bool(found) and str(found[0]).startswith("wahanorm ")
+
+
+def target_problem(
+    target: Path, inputs: Iterable[Path] = (), out: Path | None = None
+) -> str | None:
+    """Why the database may not be written at ``target``, or None. It is wahanorm's only when
+    it is new or a database wahanorm wrote; a link, a device, a folder, a file below a file,
+    an input of the run, a file inside an input folder or inside the output folder is never its."""
+    redo = "give the path of a new file, or of a database wahanorm wrote"
+    if target.is_symlink():
+        return (
+            f"the database {target} is a symbolic link: wahanorm never writes through one; {redo}"
+        )
+    if target.is_dir():
+        return f"the database {target} is a folder: give the path of a file, e.g. {target}/rules.db"
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"cannot write the database {target}: {parent} is a file, not a folder"
+            break
+    if target.exists() and not target.is_file():
+        return f"the database {target} is not a regular file (a device or a pipe); {redo}"
+    here = target.resolve()
+    for given in inputs:
+        if given.resolve() == here:
+            return f"the database {target} is an input of this run; {redo}"
+        if given.is_dir() and given.resolve() in here.parents:
+            return (
+                f"the database {target} lies inside the input folder {given} (the next run "
+                "would read it); give a path outside it"
+            )
+    if out is not None and out.resolve() in here.parents:
+        return f"the database {target} lies inside the output folder {out}; give a path outside it"
+    if target.exists() and not is_wahanorm_database(target):
+        return f"{target} already exists and is not a database wahanorm wrote; {redo}"
+    return None
 
 
 def collect_rows(output: Output) -> Rows:
@@ -249,6 +466,19 @@ def _entity_rows(entity: JSON, entry: JSON, rows: Rows, next_weapon: list[int]) 
         rows["sources"].append(
             (ed, kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
         )
+    for position, variant in enumerate(entity.get("variants", [])):
+        said = {k: v for k, v in variant.items() if k not in ("sources", "variants")}
+        rows["variants"].append(
+            (
+                ed,
+                kind,
+                entity["id"],
+                position,
+                hash_of(said),
+                canonical_json(variant.get("sources", [])).rstrip("\n"),
+                canonical_json(variant).rstrip("\n"),
+            )
+        )
     filler = _FILLERS.get(kind)
     if filler is not None:
         filler(entity, rows, next_weapon)
@@ -289,10 +519,16 @@ def _datasheet_rows(d: JSON, rows: Rows, next_weapon: list[int]) -> None:
     for position, profile in enumerate(d.get("profiles", [])):
         stats = [x for name in STAT_NAMES for x in _stat(profile.get(name))]
         rows["profiles"].append((ed, did, position, profile["name"], *stats))
+        rows["stat_notes"].extend(_notes(ed, did, "profile", position, profile, STAT_NAMES))
+        for keyword in sorted(set(profile.get("keywords", []))):
+            rows["profile_keywords"].append((ed, did, position, keyword))
     for position, weapon in enumerate(d.get("weapons", [])):
         weapon_id = next_weapon[0]
         next_weapon[0] += 1
         stats = [x for name in WEAPON_CHARACTERISTICS for x in _stat(weapon.get(name))]
+        rows["stat_notes"].extend(
+            _notes(ed, did, "weapon", position, weapon, WEAPON_CHARACTERISTICS)
+        )
         rows["weapons"].append(
             (
                 weapon_id,
@@ -402,6 +638,8 @@ def _rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
     _text(rows, r, "text", r["name"], r["text"])
     for position, section in enumerate(r.get("sections", [])):
         rows["rule_sections"].append((ed, r["id"], position, section["label"], section["text"]))
+    for position, reference in enumerate(r.get("references", [])):
+        rows["rule_references"].append((ed, r["id"], position, reference))
     _table_rows(r, rows)
 
 
@@ -481,6 +719,17 @@ _FILLERS = {
     "detachment_rule": _detachment_rule_rows,
     "enhancement": _enhancement_rows,
 }
+
+
+def _notes(
+    ed: int, did: str, owner: str, position: int, item: JSON, names: Iterable[str]
+) -> Iterator[Row]:
+    """The notes of a profile's or weapon's characteristics (``4*``: "Against ranged attacks
+    only"), one row each."""
+    for name in names:
+        stat = item.get(name)
+        if stat and stat.get("note"):
+            yield (ed, did, owner, position, name, stat["note"])
 
 
 def _stat(stat: JSON | None) -> tuple[str | None, int | None]:

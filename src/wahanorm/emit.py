@@ -49,10 +49,11 @@ def canonical_json(value: BaseModel | Mapping[str, Any] | list[Any]) -> str:
 def content_hash(entity: BaseModel) -> str:
     """Hash of what an entity says, sources and variants left out: two copies of one rule read
     from two dumps hash the same."""
-    return _hash_of(entity.model_dump(mode="json", exclude={"sources", "variants"}))
+    return hash_of(entity.model_dump(mode="json", exclude={"sources", "variants"}))
 
 
-def _hash_of(data: Mapping[str, Any]) -> str:
+def hash_of(data: Mapping[str, Any]) -> str:
+    """The content hash of an entity's JSON (its sources and variants already left out)."""
     text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(text).hexdigest()[:16]
 
@@ -110,7 +111,7 @@ def render_outputs(
                 kind=entity.kind,
                 name=entity.name,
                 edition=entity.edition,
-                hash=_hash_of(said),
+                hash=hash_of(said),
                 path=rel,
                 sources=entity.sources,
                 variants=len(entity.variants),

@@ -100,11 +100,6 @@ def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
     return DiagnosticRow(d.severity, d.code, d.message, d.path, d.line, d.column, d.excerpt)
 
 
-MAX_PER_CODE = 200
-"""Diagnostics of one code kept per report; past it they are counted (``summarize``), so a
-hostile input of a million broken lines cannot flood memory or the index."""
-
-
 @dataclass
 class Report:
     """Collects the diagnostics of one input (or one run); never raises."""
@@ -133,14 +128,13 @@ class Report:
         excerpt: str | None = None,
         path: str | None = None,
     ) -> None:
-        """Record one diagnostic (counted only, past ``MAX_PER_CODE`` of its code)."""
+        """Record one diagnostic: every one is kept (``index.json`` holds them all; the terminal
+        shortens)."""
         # The models (and pydantic) load on the first diagnostic, not at import: a run served
         # whole from the cache never needs them.
         from wahanorm.models import Diagnostic
 
         self.counts[code] += 1
-        if self.counts[code] > MAX_PER_CODE:
-            return
         self.diagnostics.append(
             Diagnostic(
                 severity=severity,
@@ -164,24 +158,6 @@ class Report:
     def info(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
         """Record an info: a repetition dropped, something skipped on purpose."""
         self.add("info", code, message, line, **kw)  # type: ignore[arg-type]
-
-    def summarize(self) -> None:
-        """One diagnostic per code that went past ``MAX_PER_CODE``, saying how many were not
-        listed."""
-        from wahanorm.models import Diagnostic
-
-        for code, count in sorted(self.counts.items()):
-            if count > MAX_PER_CODE:
-                self.counts[code] = MAX_PER_CODE  # summarize once
-                self.diagnostics.append(
-                    Diagnostic(
-                        severity="warning",
-                        code=code,
-                        message=f"{count - MAX_PER_CODE} more '{code}' diagnostics not listed "
-                        f"({count} in all)",
-                        path=self.path,
-                    )
-                )
 
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from wahanorm.errors import InputError
 
@@ -37,6 +39,17 @@ class InputItem:
     format: Format
     edition: int | None = None
     """The edition the user said it is (``--edition``), for input that does not tell its own."""
+    data: bytes | None = None
+    """The bytes of an input that can be read only once (standard input, a pipe, a device),
+    read when it was found."""
+    problem: str | None = None
+    """Why such an input could not be read (too large, unreadable): an error diagnostic."""
+
+
+STDIN = Path("-")
+"""The input name that reads standard input."""
+STDIN_DISPLAY = "<stdin>"
+"""How standard input is named in sources and diagnostics."""
 
 
 def display_path(path: Path) -> str:
@@ -87,16 +100,54 @@ def discover(
     skipped: list[tuple[str, str]] = []
     missing: list[str] = []
     for root in paths:
-        if is_export_dir(root):
+        if root == STDIN:
+            items.append(_once(sys.stdin.buffer, root, STDIN_DISPLAY))
+        elif is_export_dir(root):
             items.append(InputItem(root, display_path(root), "export"))
         elif root.is_dir():
             _walk(root, items, skipped)
+        elif root.exists() and not root.is_file():
+            items.append(_special(root))
         elif root.exists():
             fmt = format_of(root) or "dump"
             items.append(InputItem(root, display_path(root), fmt))
         else:
             missing.append(root.as_posix())
     return items, skipped, missing
+
+
+def _special(path: Path) -> InputItem:
+    """A named input that is no regular file (a pipe, a device, ``/dev/stdin``): read once,
+    now, up to the size limit."""
+    display = display_path(path)
+    try:
+        with path.open("rb") as handle:
+            return _once(handle, path, display)
+    except OSError as exc:
+        return InputItem(path, display, "dump", problem=f"cannot read: {exc.strerror or exc}")
+
+
+def _once(handle: BinaryIO, path: Path, display: str) -> InputItem:
+    """An input read whole from ``handle`` (at most ``MAX_INPUT_BYTES``; past it, refused
+    without reading on), its format told by its first bytes."""
+    try:
+        data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        return InputItem(path, display, "dump", problem=f"cannot read: {exc.strerror or exc}")
+    if len(data) > MAX_INPUT_BYTES:
+        return InputItem(
+            path,
+            display,
+            "dump",
+            problem=f"more than {MAX_INPUT_BYTES} bytes, the limit for one input: not read on",
+        )
+    return InputItem(path, display, sniff_format(data), data=data)
+
+
+def sniff_format(data: bytes) -> Format:
+    """The format of an input without a file name, by its first bytes: HTML opens with a tag."""
+    head = data[:512].lstrip(codecs.BOM_UTF8 + b" \t\r\n").lower()
+    return "html" if head.startswith((b"<!doctype html", b"<html", b"<")) else "dump"
 
 
 def _walk(root: Path, items: list[InputItem], skipped: list[tuple[str, str]]) -> None:
@@ -127,7 +178,13 @@ def _walk(root: Path, items: list[InputItem], skipped: list[tuple[str, str]]) ->
 
 def read_bytes(item: InputItem) -> bytes:
     """The bytes of a file input, refusing what is too large to be a rules text."""
+    if item.problem is not None:
+        raise InputError(item.problem, path=item.display)
+    if item.data is not None:
+        return item.data
     try:
+        if not stat.S_ISREG(item.path.stat().st_mode):  # changed since it was found
+            raise InputError("not a regular file any more", path=item.display)
         size = item.path.stat().st_size
         if size > MAX_INPUT_BYTES:
             raise InputError(

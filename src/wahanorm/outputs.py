@@ -7,6 +7,7 @@ JSON here (fast, and no pydantic); ``wahanorm.load`` turns them into models.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,8 @@ class Output:
 
     @classmethod
     def from_folder(cls, folder: Path) -> Output:
-        """The output folder ``folder``; an error if it holds no readable ``index.json``."""
+        """The output folder ``folder``, read without the lock (``reading`` holds it); an error if
+        it holds no readable ``index.json``."""
         path = folder / emit.INDEX_NAME
         if not path.is_file():
             raise InputError(
@@ -51,6 +53,23 @@ class Output:
         except OSError as exc:
             raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
         return cls(str(folder), _index(str(path), raw), folder=folder)
+
+    @classmethod
+    @contextlib.contextmanager
+    def reading(cls, folder: Path) -> Iterator[Output]:
+        """The output folder ``folder``, held against writers (the shared lock) for as long as
+        the block reads it, so what is read is one whole run; a folder holding a run cut short
+        (its journal not done) is refused."""
+        if not folder.is_dir():
+            yield cls.from_folder(folder)  # says why it is no output folder
+            return
+        with emit.reading(folder) as whole:
+            if not whole:
+                raise InputError(
+                    f"{folder} holds a run cut short; run 'wahanorm convert' to finish it",
+                    path=str(folder),
+                )
+            yield cls.from_folder(folder)
 
     @classmethod
     def from_files(cls, files: Mapping[str, str], label: str = "<conversion>") -> Output:

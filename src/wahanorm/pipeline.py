@@ -112,7 +112,6 @@ def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) 
             "the file's name is not UTF-8: it is named here with those bytes escaped (\\xNN); "
             "rename the file to keep its name",
         )
-    extraction.report.summarize()
     return extraction
 
 

@@ -50,3 +50,27 @@ def timing_text(timing: dict[str, Any] | None) -> str:
         for p in timing["phases"]
     ]
     return " or ".join(named) or f"{turn} turn"
+
+
+def weapon_title(weapon: dict[str, Any]) -> str:
+    """A weapon with its profile, as the rules print it: ``Axe of Khorne – strike``."""
+    name = str(weapon.get("name"))
+    return f"{name} – {weapon['profile']}" if weapon.get("profile") else name
+
+
+def units_text(points: dict[str, Any]) -> str:
+    """Which units of a datasheet a cost line is for: ``units 1-3``, ``units 4+``, ``unit 2``;
+    empty for a line without a tier or for every unit (``YOUR UNIT COSTS``)."""
+    first, last = points.get("units_from"), points.get("units_to")
+    if first is None or (first == 1 and last is None):
+        return ""
+    if last is None:
+        return f"units {first}+"
+    return f"unit {first}" if first == last else f"units {first}-{last}"
+
+
+def cost_text(points: dict[str, Any]) -> str:
+    """A cost line as a player names it: ``10 models``, ``10 models, units 4+``."""
+    what = str(points.get("text") or points.get("models"))
+    units = units_text(points)
+    return f"{what}, {units}" if units else what

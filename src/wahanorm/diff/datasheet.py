@@ -10,7 +10,7 @@ from typing import Any
 from wahanorm.diff.generic import compare_value
 from wahanorm.diff.result import Change
 from wahanorm.diff.values import Json, canon, multiset_delta, prose_change, show, value_change
-from wahanorm.vocabulary import WEAPON_CHARACTERISTICS
+from wahanorm.vocabulary import WEAPON_CHARACTERISTICS, cost_text, weapon_title
 
 Item = dict[str, Any]
 
@@ -74,18 +74,8 @@ def _points_key(row: Item) -> Hashable:
     return what if tier in ((None, None), (1, None)) else (what, *tier)
 
 
-def _tier(row: Item) -> str:
-    """``units 1-3``, ``units 4+``, or nothing for a row without a tier."""
-    first, last = row.get("units_from"), row.get("units_to")
-    if first is None:
-        return ""
-    if last is None:
-        return "" if first == 1 else f", units {first}+"
-    return f", unit {first}" if first == last else f", units {first}-{last}"
-
-
 def _points_label(row: Item) -> str:
-    return f"Points ({row.get('text') or row.get('models')}{_tier(row)})"
+    return f"Points ({cost_text(row)})"
 
 
 def compare_points(path: str, label: str, old: Json, new: Json, out: list[Change]) -> None:
@@ -178,11 +168,6 @@ def compare_profiles(path: str, label: str, old: Json, new: Json, out: list[Chan
 # --- weapons -----------------------------------------------------------------------------
 
 
-def weapon_name(w: Item) -> str:
-    """``Axe of Khorne – strike`` for a weapon with a profile, else its name."""
-    return f"{w.get('name')} – {w['profile']}" if w.get("profile") else str(w.get("name"))
-
-
 def _skill(w: Item) -> str:
     return "WS" if w.get("type") == "melee" else "BS"
 
@@ -203,7 +188,7 @@ def compare_weapons(path: str, label: str, old: Json, new: Json, out: list[Chang
         old or [], new or [], lambda w: (w.get("name"), w.get("profile"))
     )
     for a, b in pairs:
-        who = weapon_name(b)
+        who = weapon_title(b)
         where = f"{path}[{who}]"
         if a.get("type") != b.get("type"):
             out.append(
@@ -223,21 +208,21 @@ def compare_weapons(path: str, label: str, old: Json, new: Json, out: list[Chang
     for w in removed:
         out.append(
             Change(
-                path=f"{path}[{weapon_name(w)}]",
+                path=f"{path}[{weapon_title(w)}]",
                 op="removed",
                 label="Weapon",
                 old=weapon_line(w),
-                summary=f"Weapon removed: {weapon_name(w)}",
+                summary=f"Weapon removed: {weapon_title(w)}",
             )
         )
     for w in added:
         out.append(
             Change(
-                path=f"{path}[{weapon_name(w)}]",
+                path=f"{path}[{weapon_title(w)}]",
                 op="added",
                 label="Weapon",
                 new=weapon_line(w),
-                summary=f"Weapon added: {weapon_name(w)} ({weapon_line(w)})",
+                summary=f"Weapon added: {weapon_title(w)} ({weapon_line(w)})",
             )
         )
 

@@ -92,6 +92,8 @@ class ExportContext:
     factions: dict[str, str] = field(default_factory=dict)
     detachments: dict[str, str] = field(default_factory=dict)
     glossary_names: dict[str, str] = field(default_factory=dict)
+    books: dict[str, str] = field(default_factory=dict)
+    """Source.csv: the name of each source book, by its row id."""
     repeated_costs: int = 0
     """Cost lines left out because they repeat a line of the same table exactly."""
     said: Edition | None = None
@@ -173,6 +175,8 @@ class ExportContext:
             self.detachments[record.get("id")] = self.text("Detachments.csv", record, "name")
         for record in self.table("Abilities.csv"):
             self.glossary_names[record.get("id")] = self.text("Abilities.csv", record, "name")
+        for record in self.table("Source.csv"):
+            self.books[record.get("id")] = self.text("Source.csv", record, "name")
 
     def _editions(self) -> None:
         """The export's edition, and each source book's."""

@@ -39,6 +39,7 @@ from wahanorm.parse.weapon_abilities import (
     report_unknown,
     split_profile,
 )
+from wahanorm.vocabulary import units_text
 
 SHEETS = "Datasheets.csv"
 # A profile written with a hyphen where the rules print an en dash ("Gork's Klaw - sweep").
@@ -116,6 +117,7 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
             continue
         ids[record.get("id")] = make_id(faction, name)
         rows.append((record, name, faction))
+    _distinct_ids(ctx, rows, ids)
     _report_orphans(ctx, linked, ids)
     leads = _leader_links(ctx, ids)
     built = [
@@ -141,6 +143,41 @@ def _group(ctx: ExportContext) -> _Linked:
             groups[record.get("datasheet_id")].append(record)
         linked.rows[table] = groups
     return linked
+
+
+_SITE_SUFFIX = re.compile(r"-\d+$")
+
+
+def _distinct_ids(
+    ctx: ExportContext, rows: list[tuple[Record, str, str]], ids: dict[str, str]
+) -> None:
+    """Two datasheets of one faction that share a name, each with its own link (Space Marines'
+    and Black Templars' Terminator Squad), are two units, never variants of one: the one the
+    site lists first (its link without the site's ``-1`` suffix, else the first row) keeps the
+    plain id, each other one gets its source book in its id."""
+    groups: dict[tuple[int, str], list[tuple[Record, str, str]]] = defaultdict(list)
+    for row in rows:
+        record = row[0]
+        groups[(link_edition(record.get("link")) or ctx.edition, ids[record.get("id")])].append(row)
+    taken = set(ids.values())
+    for (_, plain), group in groups.items():
+        if len({r.get("link") for r, _, _ in group}) < 2:
+            continue  # one unit printed twice: merge says whether the copies agree
+        group.sort(key=lambda r: (bool(_SITE_SUFFIX.search(r[0].get("link"))), r[0].line_start))
+        for record, name, faction in group[1:]:
+            book = ctx.books.get(record.get("source_id"), "")
+            distinct = make_id(faction, f"{name} {book}") if book else ""
+            if not book or distinct in taken:
+                distinct = make_id(faction, f"{name} {record.get('id')}")
+            ids[record.get("id")] = distinct
+            taken.add(distinct)
+            ctx.report.info(
+                "distinct-datasheets",
+                f"datasheets {plain} and {distinct} share the name {name!r} but each has its own "
+                f"link and source book ({book or 'none given'}): two units, two ids",
+                line=record.line_start,
+                path=ctx.path(SHEETS),
+            )
 
 
 def _report_orphans(ctx: ExportContext, linked: _Linked, ids: dict[str, str]) -> None:
@@ -539,22 +576,13 @@ def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[P
         else:
             ctx.report.warning(
                 "cost-conflict",
-                f"cost line {line.text!r} ({_units(line)}) costs {seen[key]} and "
+                f"cost line {line.text!r} ({units_text(line.model_dump()) or 'every unit'}) costs {seen[key]} and "
                 f"{line.points} in the same table; both kept",
                 line=line_start,
                 path=ctx.path("Datasheets_models_cost.csv"),
             )
             kept.append(line)
     return kept
-
-
-def _units(line: Points) -> str:
-    """Which units a cost line is for, as a diff names it: ``units 4+``, ``units 1-3``."""
-    if line.units_from is None:
-        return "every unit"
-    if line.units_to is None:
-        return f"units {line.units_from}+"
-    return f"units {line.units_from}-{line.units_to}"
 
 
 def _keywords(
