@@ -399,7 +399,7 @@ def test_a_cost_table_printed_more_than_once(tmp_path: Path) -> None:
     assert len(repeated) == 1 and repeated[0].message.startswith("8 cost lines repeat")
     conflict = [d for d in extraction.report.diagnostics if d.code == "cost-conflict"]
     assert len(conflict) == 1 and conflict[0].line == 55  # the row "…|10|3 models|75|"
-    assert "'3 models' (units 1+) costs 70 and 75" in conflict[0].message
+    assert "'3 models' (every unit) costs 70 and 75" in conflict[0].message
 
 
 def test_labelled_cost_rows_keep_their_label(tmp_path: Path) -> None:
