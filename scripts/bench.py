@@ -12,7 +12,10 @@ import statistics
 import time
 from pathlib import Path
 
-from wahanorm import dump, emit, grammar, pipeline
+from wahanorm.blocks import grammar
+from wahanorm.outputs.canonical import render_outputs
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers import dump
 
 
 def main() -> None:
@@ -41,7 +44,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     result = pipeline.convert([args.raw])
-    files = emit.render_outputs(result.entities, result.diagnostics)
+    files = render_outputs(result.entities, result.diagnostics)
     print(
         f"whole run (ingest → render {len(files)} files): {(time.perf_counter() - t0) * 1000:.1f} ms"
     )

@@ -17,14 +17,16 @@ import sys
 import time
 from collections.abc import Callable
 
-from wahanorm import dump, html_text, segment
-from wahanorm.clean import PASSES, clean, to_lines
+from wahanorm.blocks.clean import PASSES, clean, to_lines
+from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
+from wahanorm.blocks.parse.stratagems import parse_body, parse_entry
+from wahanorm.blocks.parse.timing import derive_timing
+from wahanorm.blocks.parse.weapon_abilities import parse_weapon_abilities, split_weapon_name
+from wahanorm.contract.ids import slugify
 from wahanorm.errors import ParseFailure, Report
-from wahanorm.ids import slugify
-from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
-from wahanorm.parse.stratagems import parse_body, parse_entry
-from wahanorm.parse.timing import derive_timing
-from wahanorm.parse.weapon_abilities import parse_weapon_abilities, split_weapon_name
+from wahanorm.readers import dump
+from wahanorm.readers import generic_html as html_text
+from wahanorm.readers.dump import segment
 
 
 def repeat(unit: str) -> Callable[[int], str]:

@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from wahanorm import emit, pipeline
-from wahanorm.database import build_database
-from wahanorm.outputs import Output
+from wahanorm.outputs.database import build_database
+from wahanorm.outputs.folder import write_outputs
+from wahanorm.outputs.output import Output
+from wahanorm.pipeline import convert as pipeline
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 DEFAULT = CORPUS / "wahapedia-10ed-2026-02-14"
@@ -50,13 +51,13 @@ def main() -> None:
 
     def convert(tmp: Path) -> None:
         result = pipeline.convert([args.export], jobs=1)
-        emit.write_outputs(tmp / "out", result.files)
+        write_outputs(tmp / "out", result.files)
 
     conversion = pipeline.convert([args.export], jobs=1)
     files = conversion.files
     with tempfile.TemporaryDirectory() as keep:
         out = Path(keep) / "out"
-        emit.write_outputs(out, files)
+        write_outputs(out, files)
         t_convert = best_of(args.runs, convert)
         t_memory = best_of(
             args.runs, lambda tmp: build_database(Output.from_files(files), tmp / "r.db")

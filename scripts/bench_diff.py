@@ -24,12 +24,13 @@ EXPORTS = ("wahapedia-10ed-2025-11-14-html", "wahapedia-10ed-2026-02-14")
 
 def prepare(root: Path) -> tuple[Path, Path]:
     """Both exports converted into output folders under ``root``."""
-    from wahanorm import emit, pipeline
+    from wahanorm.outputs.folder import write_outputs
+    from wahanorm.pipeline import convert as pipeline
 
     folders = []
     for name in EXPORTS:
         out = root / name
-        emit.write_outputs(out, pipeline.convert([CORPUS / name]).files)
+        write_outputs(out, pipeline.convert([CORPUS / name]).files)
         folders.append(out)
     return folders[0], folders[1]
 
@@ -37,10 +38,10 @@ def prepare(root: Path) -> tuple[Path, Path]:
 def time_diff(old: Path, new: Path, fmt: str, runs: int) -> tuple[float, int]:
     """Best seconds of ``runs`` runs of the whole subcommand, and the number of entities that
     differ."""
-    from wahanorm.diff import diff_snapshots, load_side
-    from wahanorm.diff.render_markdown import render_markdown
-    from wahanorm.diff.render_text import render_text
-    from wahanorm.emit import canonical_json
+    from wahanorm.outputs.canonical import canonical_json
+    from wahanorm.outputs.diff import diff_snapshots, load_side
+    from wahanorm.outputs.diff.render_markdown import render_markdown
+    from wahanorm.outputs.diff.render_text import render_text
 
     best = float("inf")
     differ = 0
@@ -67,7 +68,7 @@ def main() -> int:
     if missing:
         print(f"skipped: {CORPUS} lacks {', '.join(missing)}")
         return 0
-    if importlib.util.find_spec("wahanorm.export") is None:
+    if importlib.util.find_spec("wahanorm.readers.export") is None:
         print("skipped: the CSV export reader (wahanorm.export) is not installed yet")
         return 0
     with tempfile.TemporaryDirectory(prefix="bench-diff-") as tmp:

@@ -20,9 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from wahanorm import emit, pipeline
 from wahanorm.errors import Report
-from wahanorm.export import extract_export
+from wahanorm.outputs.folder import write_outputs
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.export import extract_export
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -31,7 +32,7 @@ def convert(folder: Path, out: Path) -> tuple[int, int]:
     """Convert ``folder`` into ``out``; returns (entities, files written)."""
     extraction = extract_export(folder, folder.name)
     conversion = pipeline.assemble([extraction], Report(), 1)
-    written, _ = emit.write_outputs(out, conversion.files)
+    written, _ = write_outputs(out, conversion.files)
     return len(conversion.entities), written
 
 

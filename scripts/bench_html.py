@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from wahanorm.html_page import dom, extract_page
+from wahanorm.readers.page import dom, extract_page
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO.parent / "shared" / "html-pages"

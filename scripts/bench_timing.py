@@ -17,11 +17,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.errors import Report
-from wahanorm.export.context import ExportContext
-from wahanorm.export.stratagems import TABLE, description_body
-from wahanorm.export.timing import column_timing, compare, show_timing
-from wahanorm.parse.timing import derive_timing
+from wahanorm.readers.export.context import ExportContext
+from wahanorm.readers.export.stratagems import TABLE, description_body
+from wahanorm.readers.export.timing import column_timing, compare, show_timing
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

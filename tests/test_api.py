@@ -47,7 +47,7 @@ def test_every_public_name_resolves_and_nothing_else_does() -> None:
     # the globals, so comparing __all__ with dir() could not fail).
     assert set(wahanorm.__all__) == {*wahanorm._MODULE_OF, "__version__"}
     # Every kind of entity has its model in the API, the detachment (issue 10) too.
-    from wahanorm.models import KINDS, Entity
+    from wahanorm.contract.models import KINDS, Entity
 
     models = [getattr(wahanorm, n) for n in wahanorm.__all__ if n[0].isupper()]
     entities = [m for m in models if isinstance(m, type) and issubclass(m, Entity)]
@@ -58,7 +58,7 @@ def test_every_public_name_resolves_and_nothing_else_does() -> None:
 
 def test_diff_is_callable_whether_or_not_the_diff_package_was_imported_first() -> None:
     # ``wahanorm.diff`` is also a subpackage: importing it must not hide the function.
-    for first in ("", "import wahanorm.diff.engine; "):
+    for first in ("", "import wahanorm.outputs.diff.engine; "):
         summary = _python(f"{first}import wahanorm; print(wahanorm.diff('out', 'out').summary)")
         assert summary == "added=0 removed=0 renamed=0 changed=0"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm import pipeline
-from wahanorm.cache import Cache
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.pipeline.cache import Cache
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((REPO / "raw").glob("*.txt"))

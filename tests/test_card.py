@@ -11,7 +11,7 @@ import pytest
 
 import wahanorm
 from wahanorm import cli
-from wahanorm.card import run_show, timing_text
+from wahanorm.outputs.card import run_show, timing_text
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "out"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fixture_pairs import FIXTURES, Pair, cases
-from wahanorm.clean import PASSES, Line, clean, to_lines
+from wahanorm.blocks.clean import PASSES, Line, clean, to_lines
 from wahanorm.errors import Report
 
 RAW = sorted((Path(__file__).parents[1] / "raw").glob("*.txt"))
@@ -83,14 +83,14 @@ def test_line_numbers_are_kept(path: Path) -> None:
 
 
 def _normalized(text: str) -> str:
-    from wahanorm.clean.characters import normalize_text
+    from wahanorm.blocks.clean.characters import normalize_text
 
     return normalize_text(text)
 
 
 @pytest.mark.parametrize("path", RAW, ids=[p.stem for p in RAW])
 def test_clean_dump_has_no_chrome_blank_or_remnant(path: Path) -> None:
-    from wahanorm.clean.chrome import SITE_CHROME
+    from wahanorm.blocks.clean.chrome import SITE_CHROME
 
     out = clean(_raw_lines(path), Report())
     texts = [line.text for line in out]

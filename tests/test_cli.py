@@ -10,9 +10,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from wahanorm import cli, pipeline
+from wahanorm import cli
+from wahanorm.contract.models import Rule
 from wahanorm.errors import DiagnosticRow
-from wahanorm.models import Rule
+from wahanorm.pipeline import convert as pipeline
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -17,9 +17,9 @@ import pytest
 
 import wahanorm
 from wahanorm import cli
-from wahanorm.database import _stratagem_phase_rows, build_database
 from wahanorm.errors import OutputError
-from wahanorm.outputs import Output
+from wahanorm.outputs.database import _stratagem_phase_rows, build_database
+from wahanorm.outputs.output import Output
 
 REPO = Path(__file__).resolve().parents[1]
 SLICE = REPO / "tests" / "fixtures" / "export" / "wahapedia-10ed-2026-02-14"

@@ -14,9 +14,9 @@ import pytest
 from pydantic import BaseModel
 
 import wahanorm
-from wahanorm.database import FIELDS, build_database
-from wahanorm.outputs import Output
-from wahanorm.schema import entity_classes
+from wahanorm.contract.schema import entity_classes
+from wahanorm.outputs.database import FIELDS, build_database
+from wahanorm.outputs.output import Output
 
 REPO = Path(__file__).resolve().parents[1]
 EXPORTS = REPO / "tests" / "fixtures" / "export"

@@ -21,8 +21,8 @@ from test_diff_support import (
     weapon,
     write_out,
 )
-from wahanorm.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, DiffReport, add_parser, run
-from wahanorm.models import Points
+from wahanorm.contract.models import Points
+from wahanorm.outputs.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, DiffReport, add_parser, run
 
 
 def diff_of(
@@ -312,7 +312,7 @@ def test_one_entity_reads_in_the_singular(tmp_path: Path) -> None:
 
 
 def test_a_field_an_older_output_lacks_is_no_change_when_empty() -> None:
-    from wahanorm.diff.compare import compare_entities
+    from wahanorm.outputs.diff.compare import compare_entities
 
     old = {"kind": "datasheet", "id": "a/b", "name": "B", "leader": []}
     assert compare_entities(old, {**old, "led_by": []}) == []
@@ -346,7 +346,7 @@ def test_points_of_every_unit_match_points_without_a_tier(tmp_path: Path) -> Non
 
 
 def test_weapon_ability_condition(tmp_path: Path) -> None:
-    from wahanorm.models import WeaponAbility
+    from wahanorm.contract.models import WeaponAbility
 
     def lethal(condition: str | None) -> WeaponAbility:
         return WeaponAbility(id="lethal-hits", name="LETHAL HITS", condition=condition)
@@ -392,7 +392,7 @@ def test_a_detachment_rules_sub_abilities_are_compared_by_name() -> None:
     """A detachment rule's ``abilities`` is a list of named sub-abilities (not a datasheet's
     groups): each is matched by name, its cost and text compared; an older output without the
     list (every output before Timing v2) gains them."""
-    from wahanorm.diff.engine import Snapshot, diff_snapshots
+    from wahanorm.outputs.diff.engine import Snapshot, diff_snapshots
 
     real = (Path(__file__).parent.parent / "out" / BLOOD_TITHE).read_text(encoding="utf-8")
     data = json.loads(real)
@@ -424,8 +424,8 @@ def test_a_detachment_rules_sub_abilities_are_compared_by_name() -> None:
 
 
 def test_a_timing_change_is_said_in_a_players_words() -> None:
-    from wahanorm.diff.compare import compare_timing
-    from wahanorm.diff.result import Change
+    from wahanorm.outputs.diff.compare import compare_timing
+    from wahanorm.outputs.diff.result import Change
 
     def timing(*phases: tuple[str, str]) -> dict[str, object]:
         turns = {turn for _, turn in phases}

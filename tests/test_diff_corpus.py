@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from wahanorm import pipeline
-from wahanorm.diff import DiffReport, Snapshot, diff_snapshots
+from wahanorm.outputs.diff import DiffReport, Snapshot, diff_snapshots
+from wahanorm.pipeline import convert as pipeline
 
 OLD = "wahapedia-10ed-2025-11-14-html"
 NEW = "wahapedia-10ed-2026-02-14"
@@ -35,7 +35,7 @@ def spelled(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def exports() -> tuple[Path, Path]:
-    pytest.importorskip("wahanorm.export", reason="the CSV export reader has not landed")
+    pytest.importorskip("wahanorm.readers.export", reason="the CSV export reader has not landed")
     return shared_path("corpus", OLD), shared_path("corpus", NEW)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from wahanorm.emit import render_outputs, write_outputs
-from wahanorm.models import (
+from wahanorm.blocks.parse.stats import parse_stat
+from wahanorm.contract.models import (
     Abilities,
     Ability,
     Datasheet,
@@ -17,7 +17,8 @@ from wahanorm.models import (
     Weapon,
     WeaponAbility,
 )
-from wahanorm.parse.stats import parse_stat
+from wahanorm.outputs.canonical import render_outputs
+from wahanorm.outputs.folder import write_outputs
 
 EFFECT = (
     "Until the end of the phase, each time a model in your unit makes an attack, re-roll a Hit "

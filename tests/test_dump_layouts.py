@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wahanorm.dump import extract_dump
-from wahanorm.models import Datasheet
+from wahanorm.contract.models import Datasheet
+from wahanorm.readers.dump import extract_dump
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
 RAW = Path(__file__).parents[1] / "raw"

@@ -12,10 +12,10 @@ import pytest
 
 from conftest import shared_path
 from test_export_slice import FEB, SLICE
-from wahanorm import pipeline
-from wahanorm.diff.engine import Snapshot, diff_snapshots
-from wahanorm.dump import extract_dump
-from wahanorm.edition import Edition, page_edition, settle_edition
+from wahanorm.blocks.edition import Edition, page_edition, settle_edition
+from wahanorm.outputs.diff.engine import Snapshot, diff_snapshots
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.dump import extract_dump
 
 RAW = Path(__file__).parent.parent / "raw"
 SEED_11TH = RAW / "000_47df9cafce3cbdb4.txt"

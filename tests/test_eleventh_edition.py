@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from wahanorm import pipeline
-from wahanorm.dump import extract_dump
-from wahanorm.export import extract_export
-from wahanorm.extraction import Extraction
-from wahanorm.models import Datasheet, Points, Rule, Stratagem, Weapon
-from wahanorm.parse.weapon_abilities import parse_ability_list
+from wahanorm.blocks.parse.weapon_abilities import parse_ability_list
+from wahanorm.contract.models import Datasheet, Points, Rule, Stratagem, Weapon
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.dump import extract_dump
+from wahanorm.readers.export import extract_export
 
 SAMPLE = "wahapedia-11ed-2026-09-13-sample"
 DUMPS = Path(__file__).parent / "fixtures" / "dumps"
@@ -312,7 +312,7 @@ always takes the form <b>Firing Deck X</b>, as in Shooting (04).</div></span></d
 
 
 def test_saved_page_cost_tiers_add_on_and_dash() -> None:
-    from wahanorm.html_page import extract_page
+    from wahanorm.readers.page import extract_page
 
     extraction = extract_page(PAGE, "pod.html")
     assert extraction is not None
@@ -330,7 +330,7 @@ def test_saved_page_cost_tiers_add_on_and_dash() -> None:
 
 def test_saved_page_rule_number_split_off_a_tooltip_heading() -> None:
     """The 11th-edition glossary box (as the export's Abilities.csv holds it) in a tooltip."""
-    from wahanorm.html_page import extract_page
+    from wahanorm.readers.page import extract_page
 
     extraction = extract_page(PAGE, "pod.html")
     assert extraction is not None

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from fixture_pairs import FIXTURES, Pair, cases
-from wahanorm import pipeline
-from wahanorm.dump import extract_dump
-from wahanorm.extraction import Extraction
-from wahanorm.models import DetachmentRule, Rule
-from wahanorm.parse.detachment import split_detachment_text
+from wahanorm.blocks.parse.detachment import split_detachment_text
+from wahanorm.contract.models import DetachmentRule, Rule
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.dump import extract_dump
 
 
 def _dump(name: str) -> Extraction:

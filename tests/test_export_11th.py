@@ -11,14 +11,14 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from test_export_slice import FEB, SLICE, CanonicalJson
-from wahanorm import pipeline
-from wahanorm.diff.engine import Snapshot, diff_snapshots
-from wahanorm.diff.render_text import render_text
-from wahanorm.emit import canonical_json
-from wahanorm.export import extract_export
-from wahanorm.export.tables import header_form, undo_resave
-from wahanorm.extraction import Entity, Extraction
-from wahanorm.models import Datasheet, Detachment, Enhancement
+from wahanorm.contract.models import Datasheet, Detachment, Enhancement
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.outputs.diff.engine import Snapshot, diff_snapshots
+from wahanorm.outputs.diff.render_text import render_text
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.base import Entity, Extraction
+from wahanorm.readers.export import extract_export
+from wahanorm.readers.export.tables import header_form, undo_resave
 
 SAMPLE = "wahapedia-11ed-2026-09-13-sample"
 RESAVED = "wahapedia-11ed-2026-09-13-sample-resaved"

@@ -8,14 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm.emit import canonical_json
+from wahanorm.contract.models import Datasheet
 from wahanorm.errors import Report
-from wahanorm.export import extract_export
-from wahanorm.export.context import TABLES
-from wahanorm.export.markup import html_to_parts, html_to_parts_bs4, html_to_text, html_to_text_bs4
-from wahanorm.export.tables import read_table
-from wahanorm.extraction import Extraction
-from wahanorm.models import Datasheet
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.export import extract_export
+from wahanorm.readers.export.context import TABLES
+from wahanorm.readers.export.markup import (
+    html_to_parts,
+    html_to_parts_bs4,
+    html_to_text,
+    html_to_text_bs4,
+)
+from wahanorm.readers.export.tables import read_table
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 EXPORTS = ["wahapedia-10ed-2025-11-14-html", "wahapedia-10ed-2026-02-14"]

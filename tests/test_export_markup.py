@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from wahanorm.export.markup import field_text, fix_broken_caps, html_to_text, html_to_text_bs4
+from wahanorm.readers.export.markup import (
+    field_text,
+    fix_broken_caps,
+    html_to_text,
+    html_to_text_bs4,
+)
 
 CASES = [
     (

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from test_export_slice import SLICE
-from wahanorm.emit import canonical_json
-from wahanorm.export import extract_export
-from wahanorm.export.tables import undo_resave
-from wahanorm.extraction import Entity, Extraction
-from wahanorm.models import Datasheet, Detachment, Enhancement, Rule, Stratagem, Weapon
+from wahanorm.contract.models import Datasheet, Detachment, Enhancement, Rule, Stratagem, Weapon
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.readers.base import Entity, Extraction
+from wahanorm.readers.export import extract_export
+from wahanorm.readers.export.tables import undo_resave
 
 MORE = "wahapedia-11ed-2026-09-13-more"
 MORE_RESAVED = "wahapedia-11ed-2026-09-13-more-resaved"

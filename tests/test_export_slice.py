@@ -9,10 +9,10 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from wahanorm.emit import canonical_json
-from wahanorm.export import extract_export
-from wahanorm.extraction import Entity, Extraction
-from wahanorm.models import Datasheet, Stratagem
+from wahanorm.contract.models import Datasheet, Stratagem
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.readers.base import Entity, Extraction
+from wahanorm.readers.export import extract_export
 
 SLICE = Path(__file__).parent / "fixtures" / "export"
 NOV = "wahapedia-10ed-2025-11-14-html"

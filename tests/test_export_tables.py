@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wahanorm.errors import Report
-from wahanorm.export.tables import read_table
+from wahanorm.readers.export.tables import read_table
 
 BOM = b"\xef\xbb\xbf"
 

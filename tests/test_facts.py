@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
-from wahanorm import pipeline
-from wahanorm.models import AnyEntity, Datasheet, Stratagem
+from wahanorm.contract.models import AnyEntity, Datasheet, Stratagem
+from wahanorm.pipeline import convert as pipeline
 
 ENTITY = TypeAdapter(AnyEntity)
 
@@ -258,9 +258,9 @@ def test_same_input_same_bytes(repo_cwd: Path, samples: pipeline.Conversion) -> 
 
 
 def test_committed_out_is_current(repo_cwd: Path, samples: pipeline.Conversion) -> None:
-    from wahanorm import emit
+    from wahanorm.outputs.folder import existing_outputs
 
-    assert emit.existing_outputs(Path("out")) == samples.files, "run 'wahanorm convert'"
+    assert existing_outputs(Path("out")) == samples.files, "run 'wahanorm convert'"
 
 
 @pytest.mark.parametrize(

@@ -10,20 +10,20 @@ from typing import Any
 import pytest
 
 from fixture_pairs import Pair, cases
-from wahanorm.clean import Line
-from wahanorm.errors import ParseFailure
-from wahanorm.parse.abilities import parse_core_ability
-from wahanorm.parse.labelled_rule import rule_references, rule_sections, split_rule_number
-from wahanorm.parse.points import CostTable, cost_line, cost_tier
-from wahanorm.parse.stats import parse_dice, parse_stat, stat_from_export
-from wahanorm.parse.stratagems import parse_body, parse_entry, split_source
-from wahanorm.parse.weapon_abilities import (
+from wahanorm.blocks.clean import Line
+from wahanorm.blocks.parse.abilities import parse_core_ability
+from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections, split_rule_number
+from wahanorm.blocks.parse.points import CostTable, cost_line, cost_tier
+from wahanorm.blocks.parse.stats import parse_dice, parse_stat, stat_from_export
+from wahanorm.blocks.parse.stratagems import parse_body, parse_entry, split_source
+from wahanorm.blocks.parse.weapon_abilities import (
     parse_ability_list,
     parse_weapon_abilities,
     split_profile,
     split_weapon_name,
 )
-from wahanorm.segment import entry_kind, segment
+from wahanorm.errors import ParseFailure
+from wahanorm.readers.dump.segment import entry_kind, segment
 
 
 def _abilities(items: list[Any]) -> list[dict[str, Any]]:

@@ -17,8 +17,12 @@ from typing import Any
 
 import pytest
 
-from wahanorm import cli, dump, html_text, ingest, pipeline
-from wahanorm.ids import is_safe_id
+from wahanorm import cli
+from wahanorm.contract.ids import is_safe_id
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.pipeline import discover as ingest
+from wahanorm.readers import dump
+from wahanorm.readers import generic_html as html_text
 
 REPO = Path(__file__).resolve().parents[1]
 RAW = REPO / "raw"
@@ -539,7 +543,7 @@ def test_jobs_below_one_exits_2(work: Path, capsys: pytest.CaptureFixture[str], 
 
 
 def _export(work: Path) -> Path:
-    pytest.importorskip("wahanorm.export")
+    pytest.importorskip("wahanorm.readers.export")
     folder = work / "in" / "export"
     shutil.copytree(EXPORT_FIXTURE, folder)
     return folder

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from conftest import shared_path
-from wahanorm import pipeline
-from wahanorm.extraction import Extraction
-from wahanorm.models import DetachmentRule, Enhancement, Rule, Stratagem
+from wahanorm.contract.models import DetachmentRule, Enhancement, Rule, Stratagem
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.base import Extraction
 
 HANDMADE = """<!DOCTYPE html><html><head><script>var x;</script></head><body>
 <div class="NavColumns"><a href="/">Factions</a><a href="/x">Show Core Stratagems</a></div>

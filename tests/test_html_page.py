@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm import pipeline
-from wahanorm.emit import canonical_json
-from wahanorm.extraction import Extraction
-from wahanorm.html_page import extract_page
-from wahanorm.html_text import html_to_text
-from wahanorm.models import Datasheet, DetachmentRule, Rule, Stratagem
+from wahanorm.contract.models import Datasheet, DetachmentRule, Rule, Stratagem
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.generic_html import html_to_text
+from wahanorm.readers.page import extract_page
 
 FIXTURE = Path(__file__).parent / "fixtures" / "html" / "old_one_eye_trimmed.html"
 DISPLAY = "fixtures/old_one_eye_trimmed.html"

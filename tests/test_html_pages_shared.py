@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from wahanorm.clean.characters import normalize_text
-from wahanorm.emit import canonical_json, content_hash
-from wahanorm.extraction import Extraction
-from wahanorm.html_page import extract_page
-from wahanorm.models import Datasheet
+from wahanorm.blocks.clean.characters import normalize_text
+from wahanorm.contract.hashing import content_hash
+from wahanorm.contract.models import Datasheet
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.page import extract_page
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -280,8 +281,8 @@ def test_named_facts() -> None:
 
 @pytest.mark.parametrize("page", PAGES, ids=_page_id)
 def test_page_and_its_text_dump_give_the_same_datasheet(page: str) -> None:
-    from wahanorm.dump import extract_dump
-    from wahanorm.html_text import html_to_text
+    from wahanorm.readers.dump import extract_dump
+    from wahanorm.readers.generic_html import html_to_text
 
     html = shared_path("html-pages", page).read_text(encoding="utf-8")
     from_page = _sheet(page)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm.extraction import Extraction
-from wahanorm.html_page import extract_page
-from wahanorm.models import Datasheet, Profile
+from wahanorm.contract.models import Datasheet, Profile
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.page import extract_page
 
 FIXTURES = Path(__file__).parent / "fixtures" / "html"
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm.dump import extract_dump
-from wahanorm.extraction import Extraction
-from wahanorm.html_page import extract_page
-from wahanorm.models import Datasheet, Stat, Weapon
-from wahanorm.textcontent import _costs, is_textcontent
+from wahanorm.contract.models import Datasheet, Stat, Weapon
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.dump import extract_dump
+from wahanorm.readers.dump.textcontent import _costs, is_textcontent
+from wahanorm.readers.page import extract_page
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
 

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 
 import wahanorm
-from wahanorm import emit
-from wahanorm.migrate import current_entity, current_index
-from wahanorm.models import Stratagem
+from wahanorm.contract.layout import INDEX_NAME, entity_relpath
+from wahanorm.contract.migrate import current_entity, current_index
+from wahanorm.contract.models import Stratagem
+from wahanorm.outputs.canonical import canonical_json
 
 REPO = Path(__file__).resolve().parents[1]
 BEFORE = REPO / "tests" / "fixtures" / "outputs" / "before-editions"
@@ -73,7 +74,7 @@ def test_an_entity_without_edition_is_10th_edition_and_nothing_else_changes() ->
 
 def test_a_current_entity_is_passed_on_as_it_is(samples: Any) -> None:
     files = samples.files
-    entities = [json.loads(text) for rel, text in files.items() if rel != emit.INDEX_NAME]
+    entities = [json.loads(text) for rel, text in files.items() if rel != INDEX_NAME]
     assert len(entities) > 100
     assert all(current_entity(e) is e for e in entities)
 
@@ -122,13 +123,13 @@ def test_diff_of_an_old_output_against_itself_rewritten_today_is_empty(tmp_path:
     """The same rules written by the old and by the current writer: no change at all (before
     the migration, each stratagem showed ``Timing any phase added: no`` and more)."""
     new = tmp_path / "new"
-    index = old(emit.INDEX_NAME)
+    index = old(INDEX_NAME)
     for entry in index["entities"]:
         data = current_entity(old(f"{entry['kind']}/{entry['id']}.json"))
-        entry.update(edition=10, path=emit.entity_relpath(data))
+        entry.update(edition=10, path=entity_relpath(data))
         (new / entry["path"]).parent.mkdir(parents=True, exist_ok=True)
-        (new / entry["path"]).write_text(emit.canonical_json(data), encoding="utf-8")
-    (new / emit.INDEX_NAME).write_text(emit.canonical_json(index), encoding="utf-8")
+        (new / entry["path"]).write_text(canonical_json(data), encoding="utf-8")
+    (new / INDEX_NAME).write_text(canonical_json(index), encoding="utf-8")
     done = run(tmp_path, "diff", str(BEFORE), "new")
     assert done.returncode == 0, done.stdout
     assert done.stdout.splitlines()[1:] == ["editions: - → 10th", "no rules changes"]

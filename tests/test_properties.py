@@ -16,17 +16,17 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from wahanorm import dump
-from wahanorm.clean import PASSES, to_lines
-from wahanorm.emit import canonical_json
+from wahanorm.blocks.clean import PASSES, to_lines
+from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
+from wahanorm.blocks.parse.labelled_rule import rule_sections
+from wahanorm.blocks.parse.points import CostTable
+from wahanorm.blocks.parse.stratagems import parse_body, parse_entry
+from wahanorm.blocks.parse.weapon_abilities import parse_weapon_abilities
+from wahanorm.contract.ids import is_safe_id
+from wahanorm.contract.models import AnyEntity
 from wahanorm.errors import ParseFailure, Report
-from wahanorm.ids import is_safe_id
-from wahanorm.models import AnyEntity
-from wahanorm.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
-from wahanorm.parse.labelled_rule import rule_sections
-from wahanorm.parse.points import CostTable
-from wahanorm.parse.stratagems import parse_body, parse_entry
-from wahanorm.parse.weapon_abilities import parse_weapon_abilities
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.readers import dump
 
 TOKENS = [
     "WHEN:",

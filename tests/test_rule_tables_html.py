@@ -19,16 +19,16 @@ import pytest
 
 import wahanorm
 from wahanorm import cli
-from wahanorm.database import build_database
-from wahanorm.diff.compare import compare_entities
+from wahanorm.blocks import html as dom
+from wahanorm.contract.models import DetachmentRule, Rule
 from wahanorm.errors import Report
-from wahanorm.export import extract_export
-from wahanorm.export.markup import field_parts, html_to_parts, html_to_parts_bs4
-from wahanorm.extraction import Extraction
-from wahanorm.html_page import dom
-from wahanorm.html_page.tooltips import TooltipContext, read_tooltips
-from wahanorm.models import DetachmentRule, Rule
-from wahanorm.outputs import Output
+from wahanorm.outputs.database import build_database
+from wahanorm.outputs.diff.compare import compare_entities
+from wahanorm.outputs.output import Output
+from wahanorm.readers.base import Extraction
+from wahanorm.readers.export import extract_export
+from wahanorm.readers.export.markup import field_parts, html_to_parts, html_to_parts_bs4
+from wahanorm.readers.page.tooltips import TooltipContext, read_tooltips
 
 REPO = Path(__file__).resolve().parents[1]
 EXPORT = REPO / "tests" / "fixtures" / "export_tables"

@@ -20,11 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm import emit, pipeline
+from wahanorm.contract.ids import slugify
+from wahanorm.contract.layout import entity_relpath
+from wahanorm.contract.models import Rule, SourceRef
 from wahanorm.errors import Report
-from wahanorm.ids import slugify
-from wahanorm.merge import merge_entities
-from wahanorm.models import Rule, SourceRef
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.pipeline.merge import merge_entities
 
 REPO = Path(__file__).resolve().parents[1]
 ORKS = REPO / "raw" / "000_47df9cafce3cbdb4.txt"  # datasheet orks/ufthak-blackhawk
@@ -366,7 +368,7 @@ def test_escape_characters_leave_names_and_never_reach_the_terminal(project: Pat
     rule = next((project / "out" / "11ed" / "rule").rglob("*.json"))
     data = json.loads(rule.read_text())
     data["text"] = "\x1b[2J\x1b]0;owned\x07" + data["text"] + "\u202e"
-    rule.write_text(emit.canonical_json(data))
+    rule.write_text(canonical_json(data))
     for fmt in ("text", "markdown"):
         diff = wahanorm(project, "diff", "old", "out", "--format", fmt, "--color", "always")
         assert diff.returncode == 1
@@ -437,10 +439,10 @@ def _before_editions(out: Path, old: Path) -> None:
         del entry["edition"], data["edition"]
         if data["kind"] == "detachment_rule":
             del data["abilities"], data["restrictions"]
-        target = old / emit.entity_relpath(data)
+        target = old / entity_relpath(data)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(emit.canonical_json(data))
-    (old / "index.json").write_text(emit.canonical_json(index))
+        target.write_text(canonical_json(data))
+    (old / "index.json").write_text(canonical_json(index))
 
 
 def test_an_output_written_before_editions_is_read_diffed_and_replaced(project: Path) -> None:

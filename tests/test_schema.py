@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 from wahanorm import cli
-from wahanorm.outputs import entity_file
-from wahanorm.schema import entity_schema, index_schema, schema_of
+from wahanorm.contract.schema import entity_schema, index_schema, schema_of
+from wahanorm.outputs.output import entity_file
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = REPO / "schema"
@@ -172,7 +172,7 @@ def test_every_pydantic_model_and_field_of_the_contract_has_its_own_docstring() 
     # field without the attribute docstring below it, fails here.
     import inspect
 
-    from wahanorm import models
+    from wahanorm.contract import models
 
     classes = [
         cls
@@ -191,8 +191,8 @@ def test_every_pydantic_model_and_field_of_the_contract_has_its_own_docstring() 
 
 
 def test_the_characteristic_names_readers_of_json_use_are_the_contracts_fields() -> None:
-    from wahanorm.models import Profile, Weapon
-    from wahanorm.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
+    from wahanorm.contract.models import Profile, Weapon
+    from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 
     profile_stats = [n for n, f in Profile.model_fields.items() if "Stat" in str(f.annotation)]
     weapon_stats = [n for n, f in Weapon.model_fields.items() if "Stat" in str(f.annotation)]
@@ -201,9 +201,9 @@ def test_the_characteristic_names_readers_of_json_use_are_the_contracts_fields()
 
 
 def test_index_model_writes_the_schema_version_that_migrate_reads_to() -> None:
-    from wahanorm.migrate import current_index
-    from wahanorm.models import Index
-    from wahanorm.vocabulary import SCHEMA_VERSION
+    from wahanorm.contract.migrate import current_index
+    from wahanorm.contract.models import Index
+    from wahanorm.contract.vocabulary import SCHEMA_VERSION
 
     assert Index.model_fields["schema_version"].default == SCHEMA_VERSION
     assert current_index({"schema_version": 1, "entities": []})["schema_version"] == SCHEMA_VERSION

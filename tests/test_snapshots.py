@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from syrupy.assertion import SnapshotAssertion
 
-from wahanorm import pipeline
+from wahanorm.pipeline import convert as pipeline
 
 
 def test_every_sample_output_file(

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import shared_path
-from wahanorm.dump import extract_dump
-from wahanorm.emit import canonical_json
-from wahanorm.html_page import extract_page
-from wahanorm.models import Datasheet
+from wahanorm.contract.models import Datasheet
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.readers.dump import extract_dump
+from wahanorm.readers.page import extract_page
 
 PAGES = [
     "astra-militarum/Baneblade",

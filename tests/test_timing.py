@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from fixture_pairs import FIXTURES, Pair, cases
-from wahanorm.export import extract_export
-from wahanorm.export.timing import column_timing, compare
-from wahanorm.models import Timing
-from wahanorm.parse.timing import derive_timing
+from wahanorm.blocks.parse.timing import derive_timing
+from wahanorm.contract.models import Timing
+from wahanorm.readers.export import extract_export
+from wahanorm.readers.export.timing import column_timing, compare
 
 
 def _render(timing: Timing) -> list[str]:

@@ -23,10 +23,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from wahanorm.api import Loaded, Result, convert, diff, load, parse_text, write
-    from wahanorm.database import build_database
-    from wahanorm.diff.result import DiffReport
-    from wahanorm.errors import WahanormError
-    from wahanorm.models import (
+    from wahanorm.contract.models import (
         Abilities,
         Ability,
         AnyEntity,
@@ -51,14 +48,17 @@ if TYPE_CHECKING:
         Weapon,
         WeaponAbility,
     )
-    from wahanorm.schema import entity_schema, index_schema
+    from wahanorm.contract.schema import entity_schema, index_schema
+    from wahanorm.errors import WahanormError
+    from wahanorm.outputs.database import build_database
+    from wahanorm.outputs.diff.result import DiffReport
 
 _WHERE = {
     "wahanorm.api": ("Loaded", "Result", "convert", "diff", "load", "parse_text", "write"),
-    "wahanorm.database": ("build_database",),
-    "wahanorm.diff.result": ("DiffReport",),
+    "wahanorm.outputs.database": ("build_database",),
+    "wahanorm.outputs.diff.result": ("DiffReport",),
     "wahanorm.errors": ("WahanormError",),
-    "wahanorm.models": (
+    "wahanorm.contract.models": (
         "Abilities",
         "Ability",
         "AnyEntity",
@@ -83,7 +83,7 @@ _WHERE = {
         "Weapon",
         "WeaponAbility",
     ),
-    "wahanorm.schema": ("entity_schema", "index_schema"),
+    "wahanorm.contract.schema": ("entity_schema", "index_schema"),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 

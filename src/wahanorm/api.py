@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Literal
 from wahanorm.errors import UsageError
 
 if TYPE_CHECKING:
-    from wahanorm.diff.engine import Snapshot
-    from wahanorm.diff.result import DiffReport
-    from wahanorm.extraction import Entity
-    from wahanorm.models import Diagnostic, Index
-    from wahanorm.pipeline import Conversion
+    from wahanorm.contract.models import Diagnostic, Index
+    from wahanorm.outputs.diff.engine import Snapshot
+    from wahanorm.outputs.diff.result import DiffReport
+    from wahanorm.pipeline.convert import Conversion
+    from wahanorm.readers.base import Entity
 
 PathLike = str | Path
 TextFormat = Literal["text", "html"]
@@ -42,9 +42,9 @@ class Result:
 
     def files(self) -> dict[str, str]:
         """The output folder this result makes, ``relative path → canonical JSON text``."""
-        from wahanorm import emit
+        from wahanorm.outputs.canonical import render_outputs
 
-        return emit.render_outputs(self.entities, self.diagnostics, self.data_version)
+        return render_outputs(self.entities, self.diagnostics, self.data_version)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Loaded:
 def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
     """Convert files and folders (text dumps, saved pages, CSV export folders) into entities and
     diagnostics. Nothing is written; a bad input is a diagnostic, never an exception."""
-    from wahanorm import pipeline
+    from wahanorm.pipeline import convert as pipeline
 
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     conversion = pipeline.convert([Path(p) for p in given], jobs=jobs)
@@ -68,8 +68,8 @@ def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
 def parse_text(text: str, *, format: TextFormat = "text", name: str = "<string>") -> Result:
     """Parse one text dump (``format="text"``) or one saved HTML page (``"html"``) given as a
     string; ``name`` is the path the sources and diagnostics will name."""
-    from wahanorm import pipeline
     from wahanorm.errors import Report
+    from wahanorm.pipeline import convert as pipeline
 
     if format not in ("text", "html"):
         raise UsageError(f"format must be 'text' or 'html', not {format!r}")
@@ -82,13 +82,14 @@ def write(out: PathLike, result: Result) -> tuple[int, list[str]]:
     writer): changed files rewritten atomically, files of vanished entities removed. Refuses a
     folder that is not empty and was not written by wahanorm. Returns (files written, files
     removed, relative to ``out``)."""
-    from wahanorm import emit
+    from wahanorm.contract.layout import INDEX_NAME
+    from wahanorm.outputs.folder import write_outputs
 
     folder = Path(out)
-    ours = (folder / emit.INDEX_NAME).is_file()
+    ours = (folder / INDEX_NAME).is_file()
     if folder.exists() and not ours and (not folder.is_dir() or any(folder.iterdir())):
         raise UsageError(f"{folder} is not a wahanorm output folder (no index.json) nor empty")
-    return emit.write_outputs(folder, result.files())
+    return write_outputs(folder, result.files())
 
 
 def load(out: PathLike) -> Loaded:
@@ -96,9 +97,9 @@ def load(out: PathLike) -> Loaded:
     contract raises ``pydantic.ValidationError``)."""
     from pydantic import TypeAdapter
 
-    from wahanorm.migrate import current_index
-    from wahanorm.models import AnyEntity, Index
-    from wahanorm.outputs import Output
+    from wahanorm.contract.migrate import current_index
+    from wahanorm.contract.models import AnyEntity, Index
+    from wahanorm.outputs.output import Output
 
     adapter: TypeAdapter[Entity] = TypeAdapter(AnyEntity)
     with Output.reading(Path(out)) as output:  # one whole run, under the shared lock
@@ -109,14 +110,14 @@ def load(out: PathLike) -> Loaded:
 def diff(old: PathLike | Result, new: PathLike | Result) -> DiffReport:
     """What changed from ``old`` to ``new``: each an output folder, raw inputs (converted on the
     fly), ``REV:PATH`` of the git repository in the working folder, or a ``Result``."""
-    from wahanorm.diff.engine import diff_snapshots
+    from wahanorm.outputs.diff.engine import diff_snapshots
 
     return diff_snapshots(_snapshot(old), _snapshot(new))
 
 
 def _snapshot(side: PathLike | Result) -> Snapshot:
-    from wahanorm.diff.engine import Snapshot
-    from wahanorm.diff.sides import load_side
+    from wahanorm.outputs.diff.engine import Snapshot
+    from wahanorm.outputs.diff.sides import load_side
 
     if isinstance(side, Result):
         return Snapshot("<result>", "inputs", side.files())

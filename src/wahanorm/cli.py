@@ -17,10 +17,26 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from wahanorm import __version__, emit, ingest, pipeline
-from wahanorm.cache import DEFAULT_CACHE, DEFAULT_MAX_BYTES, Cache, stamp_matches, store_stamp
+from wahanorm import __version__
+from wahanorm.contract.ids import escape_unsafe
 from wahanorm.errors import DiagnosticRow, WahanormError
-from wahanorm.ids import escape_unsafe
+from wahanorm.outputs.canonical import canonical_json
+from wahanorm.outputs.folder import (
+    OutputFolder,
+    claim_problem,
+    existing_outputs,
+    list_files,
+    reading,
+)
+from wahanorm.pipeline import convert as pipeline
+from wahanorm.pipeline import discover as ingest
+from wahanorm.pipeline.cache import (
+    DEFAULT_CACHE,
+    DEFAULT_MAX_BYTES,
+    Cache,
+    stamp_matches,
+    store_stamp,
+)
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
@@ -101,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="entity",
         help="entity (an entity file, the default) or index (index.json)",
     )
-    from wahanorm.diff.command import add_parser as add_diff_parser
+    from wahanorm.outputs.diff.command import add_parser as add_diff_parser
 
     add_diff_parser(commands)
     return parser
@@ -131,13 +147,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "db":
             return run_db(args.out, args.database)
         if args.command == "show":
-            from wahanorm.card import run_show
+            from wahanorm.outputs.card import run_show
 
             return run_show(args.query, args.out, args.kind, sys.stdout, args.edition)
         if args.command == "schema":
             return run_schema(args.which)
         if args.command == "diff":
-            from wahanorm.diff.command import run as run_diff
+            from wahanorm.outputs.diff.command import run as run_diff
 
             return run_diff(args)
     except KeyboardInterrupt:
@@ -158,15 +174,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_schema(which: str) -> int:
     """Print the JSON Schema (draft 2020-12) of an entity file or of ``index.json``."""
-    from wahanorm.schema import schema_of
+    from wahanorm.contract.schema import schema_of
 
-    sys.stdout.write(emit.canonical_json(schema_of(which)))
+    sys.stdout.write(canonical_json(schema_of(which)))
     return 0
 
 
 def run_db(out: Path, target: Path) -> int:
     """Build the SQLite database of the output folder ``out`` (read under its shared lock)."""
-    from wahanorm.database import build_database
+    from wahanorm.outputs.database import build_database
 
     started = time.perf_counter()
     code, entities = _write_database(lambda: build_database(out, target), target)
@@ -228,9 +244,9 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
         return 2
-    problem = emit.claim_problem(args.out, inputs) if not args.check else None
+    problem = claim_problem(args.out, inputs) if not args.check else None
     if not problem and args.sqlite:
-        from wahanorm.database import target_problem
+        from wahanorm.outputs.database import target_problem
 
         problem = target_problem(args.sqlite, inputs, args.out)
     if problem:  # before anything is read or written: nothing touched
@@ -275,7 +291,7 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
     def waiting(message: str) -> None:
         print(f"wahanorm: {message}", file=sys.stderr)
 
-    with emit.OutputFolder(args.out, inputs, on_wait=waiting) as folder:
+    with OutputFolder(args.out, inputs, on_wait=waiting) as folder:
         if store and result.run_key and stamp_matches(store, args.out, result.run_key):
             written, removed = 0, list[str]()  # out/ is as the same run left it
         else:
@@ -283,8 +299,8 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
             if store and result.run_key:
                 store_stamp(store, args.out, result.run_key)
     if args.sqlite:
-        from wahanorm.database import build_database
-        from wahanorm.outputs import Output
+        from wahanorm.outputs.database import build_database
+        from wahanorm.outputs.output import Output
 
         files = result.files
         code, _ = _write_database(
@@ -335,9 +351,9 @@ def _check(out: Path, files: dict[str, str]) -> int:
             f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it", file=sys.stderr
         )
         return 1
-    with emit.reading(out) as whole:
-        present = emit.list_files(out)
-        current = emit.existing_outputs(out)
+    with reading(out) as whole:
+        present = list_files(out)
+        current = existing_outputs(out)
     if not whole:
         print(
             f"wahanorm: {out} holds a run cut short; run 'wahanorm convert' to finish it",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from wahanorm.models import Diagnostic
+    from wahanorm.contract.models import Diagnostic
 
 Severity = Literal["error", "warning", "info"]
 
@@ -51,7 +51,7 @@ class WahanormError(Exception):
 
     def to_diagnostic(self) -> Diagnostic:
         """This error as a diagnostic of severity error."""
-        from wahanorm.models import Diagnostic
+        from wahanorm.contract.models import Diagnostic
 
         return Diagnostic(
             severity="error",
@@ -132,7 +132,7 @@ class Report:
         shortens)."""
         # The models (and pydantic) load on the first diagnostic, not at import: a run served
         # whole from the cache never needs them.
-        from wahanorm.models import Diagnostic
+        from wahanorm.contract.models import Diagnostic
 
         self.counts[code] += 1
         self.diagnostics.append(

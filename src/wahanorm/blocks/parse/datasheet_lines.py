@@ -1,0 +1,62 @@
+"""Weapon rows and CORE ability lists of a dump's datasheet, through ``grammars/datasheet.lark``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Token, Transformer, v_args
+
+from wahanorm.blocks import grammar
+from wahanorm.blocks.parse.stats import parse_stat
+from wahanorm.contract.models import Ability, Stat
+
+
+@dataclass
+class WeaponRow:
+    """A weapon row: the name cell (abilities not yet split off) and six characteristics."""
+
+    name_cell: str
+    range: Stat
+    attacks: Stat
+    skill: Stat
+    strength: Stat
+    armour_penetration: Stat
+    damage: Stat
+
+
+class _Build(Transformer[Token, object]):
+    """One method per rule; characteristics keep their printed text beside the typed value."""
+
+    @v_args(inline=True)
+    def _stat(self, token: Token) -> Stat:
+        return parse_stat(str(token))
+
+    range = attacks = skill = strength = ap = damage = _stat
+
+    def weapon_row(self, items: list[object]) -> WeaponRow:
+        name, *stats = items
+        return WeaponRow(str(name).strip(), *stats)  # type: ignore[arg-type]
+
+    def core_ability(self, items: list[Token]) -> Ability:
+        parameter = str(items[1]).upper() if len(items) > 1 else None
+        return Ability(name=str(items[0]).strip(), parameter=parameter)
+
+    def core_abilities(self, items: list[Ability]) -> list[Ability]:
+        return list(items)
+
+
+_BUILD = _Build()
+
+
+def parse_weapon_row(text: str, path: str = "", line: int = 1) -> WeaponRow:
+    """``| Lash of Khorne | 12" | 9 | 2+ | 8 | -1 | 2 | |`` → WeaponRow; raises ParseFailure."""
+    row = grammar.parse("datasheet", "weapon_row", text, path, line, _BUILD)
+    assert isinstance(row, WeaponRow)
+    return row
+
+
+def parse_core_abilities(text: str, path: str = "", line: int = 1) -> list[Ability]:
+    """``Deadly Demise D6, Deep Strike`` → two abilities; raises ParseFailure."""
+    abilities = grammar.parse("datasheet", "core_abilities", text, path, line, _BUILD)
+    assert isinstance(abilities, list)
+    return abilities

@@ -1,0 +1,179 @@
+"""Stratagem entries and bodies through ``grammars/stratagem.lark``; the timing derived from WHEN
+is read by ``parse.timing.derive_timing``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import cast
+
+from lark import Token, Transformer, v_args
+
+from wahanorm.blocks import grammar
+
+_CATEGORY = re.compile(r"^(?P<source>.*?)\s+[–-]\s+(?P<category>.+?)$")
+_STRATAGEM_WORD = re.compile(r"\s*\bStratagem\s*$", re.I)
+
+
+@dataclass
+class StratagemBody:
+    """The labelled sections of a stratagem; bullet and continuation lines kept, one per line."""
+
+    when: str | None = None
+    target: str | None = None
+    effect: str | None = None
+    restrictions: str | None = None
+    trigger: str | None = None
+    repeated: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StratagemEntry:
+    """A whole dump entry: name, cost, source line, flavour and body."""
+
+    name: str
+    rule_number: str | None
+    cp: int | None
+    source: str
+    category: str | None
+    flavour: str | None
+    body: StratagemBody
+
+
+@dataclass
+class _Section:
+    label: str
+    lines: list[str]
+
+
+class _Build(Transformer[Token, object]):
+    """Turns the stratagem tree into the dataclasses above."""
+
+    @v_args(inline=True)
+    def label(self, token: Token) -> str:
+        return str(token).rstrip(":").lower()
+
+    def section(self, items: list[object]) -> _Section:
+        label = str(items[0])
+        lines = [str(t).strip() for t in items[1:]]
+        return _Section(label, [line for line in lines if line])
+
+    def body(self, items: list[object]) -> StratagemBody:
+        return _assemble_body([i for i in items if isinstance(i, _Section)])
+
+    def name_line(self, items: list[Token]) -> tuple[str, str | None]:
+        name = str(items[0]).strip()
+        number = str(items[1]) if len(items) > 1 else None
+        return name, number
+
+    @v_args(inline=True)
+    def cost_line(self, token: Token) -> int:
+        return int(re.sub(r"\D", "", str(token)))
+
+    @v_args(inline=True)
+    def source_line(self, token: Token) -> tuple[str, str | None]:
+        return split_source(str(token))
+
+    @v_args(inline=True)
+    def flavour_line(self, token: Token) -> str:
+        return str(token).strip()
+
+    def entry(self, items: list[object]) -> StratagemEntry:
+        name, number = cast(tuple[str, str | None], items[0])
+        cp = cast(int, items[1])
+        source, category = cast(tuple[str, str | None], items[2])
+        flavour = [i for i in items[3:] if isinstance(i, str)]
+        sections = [i for i in items[3:] if isinstance(i, _Section)]
+        return StratagemEntry(
+            name=name,
+            rule_number=number,
+            cp=cp,
+            source=source,
+            category=category,
+            flavour="\n".join(flavour) or None,
+            body=_assemble_body(sections),
+        )
+
+
+_BUILD = _Build()
+
+
+def split_source(line: str) -> tuple[str, str | None]:
+    """``Khorne Daemonkin – Battle Tactic Stratagem`` → (``Khorne Daemonkin``, ``Battle Tactic``);
+    ``Core Stratagem`` → (``Core``, None); ``More Dakka! Stratagem`` → (``More Dakka!``, None)."""
+    text = _STRATAGEM_WORD.sub("", line.strip()).rstrip(" –-")  # "Grizzled Company – Stratagem"
+    match = _CATEGORY.match(text)
+    if match:
+        return match.group("source").strip(), match.group("category").strip()
+    return text, None
+
+
+def _is_bullet(line: str) -> bool:
+    return line.startswith("- ")
+
+
+def _assemble_body(sections: list[_Section]) -> StratagemBody:
+    """Join each section's lines. A section seen twice keeps its first text (the dumps repeat
+    TARGET/EFFECT/RESTRICTIONS). Bullets that follow a section which does not introduce a list
+    belong to the nearest earlier section that ends with a colon (WHEN "…one of the following
+    rolls:" whose list the dumps print after EFFECT)."""
+    body = StratagemBody()
+    texts: dict[str, list[str]] = {}
+    order: list[str] = []
+    for section in sections:
+        if section.label in texts:
+            extra = [line for line in section.lines if line not in texts[section.label]]
+            body.repeated.append(section.label)
+            if (extra and all(_is_bullet(x) or x.startswith("+") for x in extra)) or extra:
+                texts[section.label].extend(extra)
+            continue
+        texts[section.label] = list(section.lines)
+        order.append(section.label)
+    _move_orphan_bullets(texts, order)
+    for label, lines in texts.items():
+        setattr(body, label, "\n".join(lines) or None)
+    return body
+
+
+def _move_orphan_bullets(texts: dict[str, list[str]], order: list[str]) -> None:
+    for index, label in enumerate(order):
+        lines = texts[label]
+        head = [x for x in lines if not _is_bullet(x)]
+        if not head or head[-1].endswith(":") or len(head) != _leading_plain(lines):
+            continue
+        bullets = lines[len(head) :]
+        if not bullets:
+            continue
+        for earlier in reversed(order[:index]):
+            if texts[earlier] and texts[earlier][-1].endswith(":"):
+                texts[earlier].extend(bullets)
+                texts[label] = head
+                break
+
+
+def _leading_plain(lines: list[str]) -> int:
+    count = 0
+    for line in lines:
+        if _is_bullet(line):
+            break
+        count += 1
+    return count
+
+
+def _text(lines: list[str]) -> str:
+    """One item per line, blank lines dropped, a final newline: the grammar's input form."""
+    return "".join(f"{line.strip()}\n" for line in lines if line.strip())
+
+
+def parse_entry(lines: list[str], path: str = "", first_line: int = 1) -> StratagemEntry:
+    """A dump's stratagem entry, one item per line; raises ``ParseFailure`` with a caret."""
+    entry = grammar.parse("stratagem", "entry", _text(lines), path, first_line, _BUILD)
+    assert isinstance(entry, StratagemEntry)
+    return entry
+
+
+def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
+    """The WHEN/TARGET/EFFECT/RESTRICTIONS sections of a description, one item per line."""
+    body = grammar.parse("stratagem", "body", _text(text.split("\n")), path, first_line, _BUILD)
+    assert isinstance(body, StratagemBody)
+    return body

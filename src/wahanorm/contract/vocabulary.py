@@ -1,0 +1,76 @@
+"""Words of the output contract that code reading entity files as plain JSON needs too (the
+database, ``show``), kept here so that such code loads no pydantic (``wahanorm.models``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wahanorm.contract.models import Turn
+
+SCHEMA_VERSION = 2
+"""Version of the output contract (``schema_version`` of ``index.json``): 2 added editions,
+per-phase timing, cost tiers, labelled rules, detachments (see the README); ``migrate`` reads
+version 1 outputs as version 2."""
+
+PROFILE_CHARACTERISTICS = (
+    "movement",
+    "toughness",
+    "save",
+    "wounds",
+    "leadership",
+    "objective_control",
+)
+"""The characteristics every model profile prints (fields of ``models.Profile``), in printed
+order; the invulnerable save, which not every model has, is not among them."""
+
+WEAPON_CHARACTERISTICS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
+"""The characteristics of a weapon (fields of ``models.Weapon``), in printed order."""
+
+TURN_WORDS: dict[Turn, str] = {
+    "your": "your",
+    "opponent": "your opponent's",
+    "either": "either player's",
+}
+"""Each ``models.Turn`` in words, as they stand before a phase: ``your opponent's`` Shooting
+phase."""
+
+
+def timing_text(timing: dict[str, Any] | None) -> str:
+    """A stratagem's timing as words, whose turn for each phase: ``your opponent's Shooting
+    phase or either player's Fight phase``; ``any phase (excluding Command)``."""
+    if not timing:
+        return ""
+    turn = TURN_WORDS.get(timing["turn"], timing["turn"])
+    if timing.get("any_phase"):
+        excluded = ", ".join(p.title() for p in timing.get("excluded_phases", []))
+        return f"{turn} turn: any phase" + (f" (excluding {excluded})" if excluded else "")
+    named = [
+        f"{TURN_WORDS.get(p['turn'], p['turn'])} {p['phase'].title()} phase"
+        for p in timing["phases"]
+    ]
+    return " or ".join(named) or f"{turn} turn"
+
+
+def weapon_title(weapon: dict[str, Any]) -> str:
+    """A weapon with its profile, as the rules print it: ``Axe of Khorne – strike``."""
+    name = str(weapon.get("name"))
+    return f"{name} – {weapon['profile']}" if weapon.get("profile") else name
+
+
+def units_text(points: dict[str, Any]) -> str:
+    """Which units of a datasheet a cost line is for: ``units 1-3``, ``units 4+``, ``unit 2``;
+    empty for a line without a tier or for every unit (``YOUR UNIT COSTS``)."""
+    first, last = points.get("units_from"), points.get("units_to")
+    if first is None or (first == 1 and last is None):
+        return ""
+    if last is None:
+        return f"units {first}+"
+    return f"unit {first}" if first == last else f"units {first}-{last}"
+
+
+def cost_text(points: dict[str, Any]) -> str:
+    """A cost line as a player names it: ``10 models``, ``10 models, units 4+``."""
+    what = str(points.get("text") or points.get("models"))
+    units = units_text(points)
+    return f"{what}, {units}" if units else what

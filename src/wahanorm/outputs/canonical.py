@@ -1,0 +1,95 @@
+"""Canonical JSON, produced here and nowhere else, and the files of an output folder.
+
+Canonical: UTF-8, keys sorted, two-space indent, LF line ends, a final newline, no floats,
+strings NFC with the clean stage's spelling (they arrive that way). The same entities give the
+same bytes on every machine and every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from wahanorm import __version__
+from wahanorm.contract.hashing import hash_of
+from wahanorm.contract.layout import INDEX_NAME, entity_relpath, unsafe_relpath
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from wahanorm.contract.models import Diagnostic
+
+
+_CANONICAL = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
+def canonical_json(value: BaseModel | Mapping[str, Any] | list[Any]) -> str:
+    """The one canonical text of a model or plain JSON value. (orjson writes byte for byte what
+    ``json.dumps(ensure_ascii=False, sort_keys=True, indent=2)`` writes, fifteen times faster.)"""
+    # Duck-typed, so that writing files does not import pydantic (a cached run never needs it).
+    data = value.model_dump(mode="json") if hasattr(value, "model_dump") else value
+    return orjson.dumps(data, option=_CANONICAL).decode("utf-8")
+
+
+def render_outputs(
+    entities: Iterable[Any],
+    diagnostics: list[Diagnostic],
+    data_version: str | None = None,
+) -> dict[str, str]:
+    """Every file of an output folder as ``relative path → text``, index included."""
+    from wahanorm.contract.models import Index, IndexEntry
+
+    files: dict[str, str] = {}
+    entries: list[IndexEntry] = []
+    for entity in entities:
+        data = entity.model_dump(mode="json")  # once: the file's text and the hash come from it
+        try:
+            rel = entity_relpath(data)
+            problem = unsafe_relpath(rel)
+        except ValueError:
+            rel, problem = f"{entity.kind}/{entity.id}.json", "is not a safe path"
+        if problem:  # never reached by a slug id; a guard for whatever builds entities
+            diagnostics.append(_path_diagnostic(entity, rel, problem))
+            continue
+        files[rel] = canonical_json(data)
+        said = {k: v for k, v in data.items() if k not in ("sources", "variants")}
+        entries.append(
+            IndexEntry(
+                id=entity.id,
+                kind=entity.kind,
+                name=entity.name,
+                edition=entity.edition,
+                hash=hash_of(said),
+                path=rel,
+                sources=entity.sources,
+                variants=len(entity.variants),
+            )
+        )
+    entries.sort(key=lambda e: (e.edition, e.kind, e.id))
+    index = Index(
+        generator=f"wahanorm {__version__}",
+        data_version=data_version,
+        entities=entries,
+        diagnostics=sorted(diagnostics, key=_diagnostic_order),
+    )
+    files[INDEX_NAME] = canonical_json(index)
+    return files
+
+
+def _path_diagnostic(entity: Any, rel: str, problem: str) -> Diagnostic:
+    from wahanorm.contract.models import Diagnostic
+
+    source = entity.sources[0] if entity.sources else None
+    return Diagnostic(
+        severity="error",
+        code="unsafe-path",
+        message=f"{entity.kind} {entity.id}: not written, its file {rel!r} {problem}",
+        path=source.path if source else "",
+        line=source.line_start if source else None,
+    )
+
+
+def _diagnostic_order(d: Diagnostic) -> tuple[str, int, str, str, str]:
+    return (d.path, d.line or 0, d.code, d.message, d.severity)

@@ -1,0 +1,509 @@
+"""``wahanorm show NAME-OR-ID``: one entity of an output folder as a card on the terminal.
+
+The entity is found through ``index.json`` by id or by a forgiving name match (case, spacing
+and punctuation do not matter; a part of the name or a near miss will do); when several match,
+the choices are listed (exit 2). One output may hold both editions of the game under the same
+ids: when everything that matches is one entity in both editions, the current edition's
+(``CURRENT_EDITION``, the 11th) is shown, with a note naming the other edition and how to see it
+(``--edition``); entities told apart by more than their edition are listed as choices, each with
+its edition. A datasheet shows its profiles and weapons as tables, its
+abilities, composition, keywords and points; a stratagem its cost, timing and WHEN / TARGET /
+EFFECT / RESTRICTIONS; other kinds their text. Bold headings only on a terminal. Every value is
+printed with its control characters escaped, so no rules text can drive the terminal.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+import textwrap
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from wahanorm.contract.vocabulary import cost_text, timing_text, weapon_title
+from wahanorm.errors import WahanormError
+from wahanorm.outputs.output import JSON, Output
+
+EXIT_SHOWN = 0
+EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
+MAX_CHOICES = 30
+CURRENT_EDITION = 11
+"""The edition shown when a name or id is in both editions and ``--edition`` does not say."""
+
+
+def run_show(
+    query: str, out: Path, kind: str | None, stream: TextIO, edition: int | None = None
+) -> int:
+    """Find ``query`` in the output folder ``out`` (among one ``kind``, one ``edition`` when
+    given) and print its card to ``stream``; choices and errors go to stderr."""
+    import sys
+
+    if not query.strip():
+        print(
+            "wahanorm show: give a name or an id to show (e.g. 'command re-roll')", file=sys.stderr
+        )
+        return EXIT_NOT_ONE
+    try:
+        with Output.reading(out) as output:
+            card = _card(output, query, kind, edition, stream)
+    except WahanormError as exc:
+        print(f"wahanorm show: {exc.message}", file=sys.stderr)
+        return EXIT_NOT_ONE
+    if card is None:
+        return EXIT_NOT_ONE
+    stream.write(card)
+    return EXIT_SHOWN
+
+
+def _card(
+    output: Output, query: str, kind: str | None, edition: int | None, stream: TextIO
+) -> str | None:
+    """The card of the one entity ``query`` names in ``output``, or None (choices or the
+    problem said on stderr)."""
+    import sys
+
+    entries = [e for e in output.entries if _wanted(e, kind, edition)]
+    found = find(entries, query)
+    chosen, others = pick(found)
+    if chosen is None:
+        _print_choices(query, found, entries, sys.stderr)
+        return None
+    entity = output.entity(chosen)
+    for other in others:
+        ed = _edition(other)
+        print(
+            f"wahanorm show: {_clean(str(other['id']))} is also in the {_ordinal(ed)} "
+            f"edition (--edition {ed} shows it)",
+            file=sys.stderr,
+        )
+    styled = stream.isatty() and not os.environ.get("NO_COLOR")
+    width = shutil.get_terminal_size((100, 24)).columns if stream.isatty() else 100
+    try:
+        return render(entity, Style(styled, max(60, min(width, 140))))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        print(f"wahanorm show: {output.not_the_contract(chosen, exc).message}", file=sys.stderr)
+        return None
+
+
+# --- finding ----------------------------------------------------------------------------------
+
+
+def _wanted(entry: JSON, kind: str | None, edition: int | None) -> bool:
+    """Whether an index entry is of the kind and edition asked for (an entry that names no
+    edition is of any)."""
+    if kind is not None and entry.get("kind") != kind:
+        return False
+    return edition is None or entry.get("edition") in (None, edition)
+
+
+def _edition(entry: JSON) -> int:
+    return int(entry.get("edition") or 10)
+
+
+def _ordinal(edition: int) -> str:
+    return f"{edition}th"
+
+
+def pick(found: Sequence[JSON]) -> tuple[JSON | None, list[JSON]]:
+    """The entry to show of those ``find`` gave, and the other editions of it: the one entry;
+    or, when all are one entity (kind and id) in several editions, the current edition's (else
+    the latest). None when they are different entities (the user must choose)."""
+    if len(found) == 1:
+        return found[0], []
+    if not found or len({(e["kind"], e["id"]) for e in found}) != 1:
+        return None, []
+    editions = sorted({_edition(e) for e in found})
+    if len(editions) != len(found):  # the same entity twice in one edition: not ours to pick
+        return None, []
+    chosen = CURRENT_EDITION if CURRENT_EDITION in editions else editions[-1]
+    first = next(e for e in found if _edition(e) == chosen)
+    return first, sorted((e for e in found if e is not first), key=_edition)
+
+
+def _slug(text: str) -> str:
+    """Lower-case words of letters and digits joined by single spaces: ``'Iron Hand' Straken``
+    → ``iron hand straken``."""
+    folded = unicodedata.normalize("NFKD", text).casefold()
+    return " ".join(re.findall(r"[^\W_]+", folded))
+
+
+def find(entries: Sequence[JSON], query: str) -> list[JSON]:
+    """The entries ``query`` names, from the most exact way of naming to the loosest: the id;
+    the whole name (or the name part of the id); every word of the query inside the name; then
+    names alike in spelling. The first way that finds anything decides."""
+    wanted = query.strip().casefold()
+    slug = _slug(query)
+    if not slug:
+        return []
+    words = slug.split()
+    tiers: list[Callable[[JSON], bool]] = [
+        lambda e: str(e["id"]).casefold() == wanted,
+        lambda e: slug in (_slug(str(e["name"])), _slug(str(e["id"]).rpartition("/")[2])),
+        lambda e: all(w in _slug(str(e["name"])) for w in words),
+    ]
+    for matches in tiers:
+        found = [e for e in entries if matches(e)]
+        if found:
+            return found
+    names = sorted({_slug(str(e["name"])) for e in entries})
+    close = set(difflib.get_close_matches(slug, names, n=5, cutoff=0.75))
+    return [e for e in entries if _slug(str(e["name"])) in close]
+
+
+def _print_choices(query: str, found: list[JSON], entries: list[JSON], err: TextIO) -> None:
+    if not found:
+        print(f"wahanorm show: nothing is named {_clean(query)!r}", file=err)
+        hints = difflib.get_close_matches(
+            _slug(query), sorted({_slug(str(e["name"])) for e in entries}), n=5, cutoff=0.5
+        )
+        if hints:
+            print(f"  did you mean: {', '.join(hints)}?", file=err)
+        return
+    # One line per entity (kind and id), naming its editions, the current one first: an id
+    # in both editions is one choice (shown in the current edition, with a note).
+    groups: dict[tuple[str, str], list[JSON]] = {}
+    for entry in found:
+        groups.setdefault((str(entry["id"]), str(entry["kind"])), []).append(entry)
+    print(f"wahanorm show: {len(groups)} entities match {_clean(query)!r}; give an id:", file=err)
+    for (entity_id, kind), group in sorted(groups.items())[:MAX_CHOICES]:
+        shown, _ = pick(group)
+        first = shown or group[0]
+        editions = sorted({_edition(e) for e in group}, key=lambda ed: (ed != _edition(first), -ed))
+        said = " and ".join(_ordinal(ed) for ed in editions)
+        plural = "s" if len(editions) > 1 else ""
+        print(
+            f"  {_clean(entity_id)}  ({kind}, {said} edition{plural}: "
+            f"{_clean(str(first['name']))})",
+            file=err,
+        )
+    if len(groups) > MAX_CHOICES:
+        print(f"  … and {len(groups) - MAX_CHOICES} more", file=err)
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _clean(text: str) -> str:
+    """``text`` with every control character (and bidirectional override) escaped as ``\\x1b``
+    or ``\\u202e``: rules text cannot move the cursor or colour the terminal."""
+    return "".join(
+        (ch.encode("unicode_escape").decode("ascii"))
+        if unicodedata.category(ch) == "Cc" or ch in _BIDI
+        else ch
+        for ch in text
+    )
+
+
+class Style:
+    """How to print: bold headings or not, and the width to wrap text at."""
+
+    def __init__(self, bold: bool, width: int) -> None:
+        self.bold = bold
+        self.width = width
+
+    def heading(self, text: str) -> str:
+        """A heading, bold on a terminal."""
+        return f"\x1b[1m{text}\x1b[0m" if self.bold else text
+
+    def wrap(self, text: str, indent: str = "  ") -> list[str]:
+        """Wrapped lines of a text, its own line breaks kept."""
+        lines: list[str] = []
+        for para in _clean_lines(text):
+            lines.extend(
+                textwrap.wrap(para, self.width, initial_indent=indent, subsequent_indent=indent)
+                or [indent]
+            )
+        return lines
+
+
+def _clean_lines(text: str) -> list[str]:
+    return [_clean(line) for line in text.split("\n")]
+
+
+def render(entity: JSON, style: Style) -> str:
+    """The card of one entity, as text ending in a newline."""
+    renderer = {"datasheet": _datasheet, "stratagem": _stratagem}.get(
+        str(entity.get("kind")), _generic
+    )
+    return "\n".join([*renderer(entity, style), *_provenance(entity, style)]) + "\n"
+
+
+MAX_SOURCES_SHOWN = 5
+
+
+def _places(sources: list[JSON]) -> str:
+    shown = ", ".join(f"{s['path']}:{s['line_start']}" for s in sources[:MAX_SOURCES_SHOWN])
+    more = len(sources) - MAX_SOURCES_SHOWN
+    return shown + (f" … and {more} more" if more > 0 else "")
+
+
+def _provenance(entity: JSON, style: Style) -> list[str]:
+    """Where the entity was read, and the other versions its sources gave (a conflict)."""
+    lines = ["", *style.wrap(f"Read from {_places(entity.get('sources', []))}", indent="")]
+    variants = entity.get("variants", [])
+    if variants:
+        lines += [
+            "",
+            style.heading(f"VARIANTS ({len(variants)}): the sources disagree on this entity"),
+        ]
+        for variant in variants:
+            lines += style.wrap(f"- another version, from {_places(variant.get('sources', []))}")
+        lines += style.wrap("(each variant is whole in the entity's file and the database)")
+    return lines
+
+
+def _title(entity: JSON, style: Style, right: str = "") -> list[str]:
+    name = _clean(str(entity["name"]).upper())
+    right = _clean(right)
+    gap = max(2, style.width - len(name) - len(right))
+    return [style.heading(name) + (" " * gap + right if right else "")]
+
+
+def _datasheet(d: JSON, style: Style) -> list[str]:
+    facts = [d.get("faction"), "datasheet", d["id"], f"{_ordinal(_edition(d))} edition"]
+    if d.get("base_size"):
+        facts.append(f"base {d['base_size']}")
+    if d.get("is_support"):
+        facts.append("support character")
+    lines = [*_title(d, style), _clean(" · ".join(str(f) for f in facts if f))]
+    if d.get("profiles"):
+        lines += ["", *_profiles_table(d["profiles"])]
+    for kind, label in (("ranged", "RANGED WEAPONS"), ("melee", "MELEE WEAPONS")):
+        weapons = [w for w in d.get("weapons", []) if w.get("type") == kind]
+        if weapons:
+            lines += ["", *_weapons_table(label, weapons, style)]
+    lines += _abilities(d.get("abilities") or {}, style)
+    damaged = d.get("damaged")
+    if damaged:
+        lines += ["", style.heading(f"DAMAGED: {_clean(damaged['wounds'])}")]
+        lines += style.wrap(damaged["text"])
+    for field, label in (
+        ("unit_composition", "UNIT COMPOSITION"),
+        ("wargear_options", "WARGEAR OPTIONS"),
+    ):
+        if d.get(field):
+            lines += ["", style.heading(label)]
+            for item in d[field]:
+                lines += style.wrap(f"- {item}")
+    if d.get("loadout"):
+        lines += style.wrap(d["loadout"])
+    for field, label in (("leader", "LEADER (can lead)"), ("led_by", "LED BY")):
+        if d.get(field):
+            lines += ["", style.heading(label), *style.wrap(", ".join(d[field]))]
+    if d.get("orders"):
+        lines += ["", style.heading("ORDERS"), *style.wrap(d["orders"])]
+    for field, label in (("keywords", "KEYWORDS"), ("faction_keywords", "FACTION KEYWORDS")):
+        if d.get(field):
+            lines += ["", style.heading(label), *style.wrap(", ".join(d[field]))]
+    for profile in d.get("profiles", []):
+        if profile.get("keywords"):
+            heading = style.heading(_clean(f"KEYWORDS ({profile['name']} only)"))
+            lines += ["", heading, *style.wrap(", ".join(profile["keywords"]))]
+    listed = [
+        f"{len(d[field])} {field.replace('_', ' ')}"
+        for field in ("stratagems", "detachment_rules", "enhancements")
+        if d.get(field)
+    ]
+    if listed:
+        lines += ["", *style.wrap(f"Lists {', '.join(listed)} (in its file and the database)")]
+    if d.get("points"):
+        lines += ["", style.heading("POINTS")]
+        lines += _table(["", "POINTS"], [[_points_label(p), str(p["points"])] for p in d["points"]])
+    return lines
+
+
+def _points_label(points: JSON) -> str:
+    """One row of the cost table as a player reads it, its tier and add-on said."""
+    return cost_text(points) + (" (add-on)" if points.get("add_on") else "")
+
+
+PROFILE_COLUMNS = (
+    ("M", "movement"),
+    ("T", "toughness"),
+    ("SV", "save"),
+    ("W", "wounds"),
+    ("LD", "leadership"),
+    ("OC", "objective_control"),
+    ("INV", "invulnerable_save"),
+)
+
+
+def _profiles_table(profiles: list[JSON]) -> list[str]:
+    if not profiles:
+        return []
+    rows = [[p["name"], *(_stat(p.get(key)) for _, key in PROFILE_COLUMNS)] for p in profiles]
+    lines = _table(["", *(label for label, _ in PROFILE_COLUMNS)], rows)
+    return lines + _notes(profiles, PROFILE_COLUMNS, lambda p: str(p["name"]))
+
+
+def _notes(
+    items: list[JSON], columns: Iterable[tuple[str, str]], name: Callable[[JSON], str]
+) -> list[str]:
+    """The conditions under the table for its starred characteristics: ``* Castigator, INV
+    5+: Against ranged attacks only``."""
+    lines = []
+    for item in items:
+        for label, key in columns:
+            stat = item.get(key)
+            if isinstance(stat, dict) and stat.get("note"):
+                lines.append(_clean(f"  * {name(item)}, {label} {stat['text']}: {stat['note']}"))
+    return lines
+
+
+WEAPON_COLUMNS = (
+    ("RANGE", "range"),
+    ("A", "attacks"),
+    ("SKILL", "skill"),
+    ("S", "strength"),
+    ("AP", "armour_penetration"),
+    ("D", "damage"),
+)
+
+
+def _weapons_table(label: str, weapons: list[JSON], style: Style) -> list[str]:
+    rows = []
+    for w in weapons:
+        keywords = ", ".join(_weapon_ability(a) for a in w.get("abilities", []))
+        rows.append([weapon_title(w), *(_stat(w.get(key)) for _, key in WEAPON_COLUMNS), keywords])
+    headers = [style.heading(label), *(h for h, _ in WEAPON_COLUMNS), "ABILITIES"]
+    return _table(headers, rows) + _notes(weapons, WEAPON_COLUMNS, weapon_title)
+
+
+def _abilities(abilities: JSON, style: Style) -> list[str]:
+    lines: list[str] = []
+    for group in ("core", "faction"):
+        named = [a["name"] + (f" {a['parameter']}" if a.get("parameter") else "")
+                 for a in abilities.get(group, [])]  # fmt: skip
+        if named:
+            lines += [f"{style.heading(group.upper())}: {_clean(', '.join(named))}"]
+    for group in ("datasheet", "wargear"):
+        for ability in abilities.get(group, []):
+            heading = ability["name"] + (" (Aura)" if ability.get("aura") else "")
+            lines += [style.heading(_clean(heading))]
+            if ability.get("text"):
+                lines += style.wrap(ability["text"])
+    return ["", style.heading("ABILITIES"), *lines] if lines else []
+
+
+def _stratagem(s: JSON, style: Style) -> list[str]:
+    cp = f"{s['cp']} CP" if s.get("cp") is not None else "CP not given"
+    origin = " – ".join(str(x) for x in (s.get("source"), s.get("category")) if x)
+    edition = f"{_ordinal(_edition(s))} edition"
+    lines = [*_title(s, style, cp), _clean(f"{origin} · stratagem · {s['id']} · {edition}")]
+    if s.get("rule_number"):
+        lines.append(_clean(f"Rule {s['rule_number']}"))
+    timing = timing_text(s.get("timing"))
+    if timing:
+        lines.append(_clean(f"Timing: {timing}"))
+    if s.get("flavour"):
+        lines += ["", *style.wrap(s["flavour"], indent="")]
+    for field in ("when", "target", "effect", "restrictions"):
+        if s.get(field):
+            lines += ["", style.heading(f"{field.upper()}:"), *style.wrap(s[field])]
+    return lines
+
+
+def _weapon_ability(ability: JSON) -> str:
+    """A weapon ability as printed, its condition included: ``LETHAL HITS: non-MONSTER/VEHICLE``."""
+    condition = ability.get("condition")
+    return f"{ability['name']}: {condition}" if condition else str(ability["name"])
+
+
+def _generic(e: JSON, style: Style) -> list[str]:
+    right = f"{e['cost']} pts" if e.get("cost") is not None else ""
+    context = [
+        e.get("detachment") or e.get("faction"),
+        str(e["kind"]).replace("_", " "),
+        e["id"],
+        f"{_ordinal(_edition(e))} edition",
+    ]
+    lines = [*_title(e, style, right), _clean(" · ".join(str(c) for c in context if c))]
+    facts_of_rule = [
+        e.get("rule_number") and f"Rule {e['rule_number']}",
+        e.get("category"),
+        e.get("type") and f"Type: {e['type']}",
+    ]
+    if any(facts_of_rule):
+        lines.append(_clean(" · ".join(str(f) for f in facts_of_rule if f)))
+    # The 11th edition's facts of a detachment and an enhancement, where the source has them.
+    facts = [
+        f"{e['dp']} DP" if e.get("dp") is not None else None,
+        e.get("force_disposition") and f"Force disposition: {e['force_disposition']}",
+        "Upgrade" if e.get("upgrade") else None,
+        e.get("support_leader") and f"Support character: {e['support_leader']}",
+    ]
+    if any(facts):
+        lines.append(_clean(" · ".join(f for f in facts if f)))
+    if e.get("flavour"):
+        lines += ["", *style.wrap(e["flavour"], indent="")]
+    if e.get("text"):
+        lines += ["", *style.wrap(e["text"], indent="")]
+    for table in e.get("tables", []):
+        lines += ["", *_rule_table(table, style)]
+    for ability in e.get("abilities", []):
+        cost = f" [{ability['cost']}]" if ability.get("cost") else ""
+        lines += [
+            "",
+            style.heading(_clean(f"{ability['name']}{cost}:")),
+            *style.wrap(ability["text"]),
+        ]
+    if e.get("restrictions"):
+        lines += ["", style.heading("RESTRICTIONS:"), *style.wrap(e["restrictions"])]
+    for section in e.get("sections", []):
+        lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
+    if e.get("references"):
+        lines += ["", *style.wrap(f"Refers to rules {', '.join(e['references'])}")]
+    return lines
+
+
+_CELL_WIDTH = 40
+
+
+def _rule_table(rows: list[list[str]], style: Style) -> list[str]:
+    """A rule's table: columns padded to their widest cell, a caption row (one cell) on its
+    own line; a table with cells of prose prints each row as its cells joined by `` | ``."""
+    cells = [[_clean(c) for c in row] for row in rows]
+    if any(len(c) > _CELL_WIDTH for row in cells if len(row) > 1 for c in row):
+        return [line for row in cells for line in style.wrap(" | ".join(row))]
+    widths: dict[int, int] = {}
+    for row in cells:
+        if len(row) > 1:
+            for i, c in enumerate(row):
+                widths[i] = max(widths.get(i, 0), len(c))
+    return [
+        "  " + "  ".join(c.ljust(widths.get(i, 0)) for i, c in enumerate(row)).rstrip()
+        for row in cells
+    ]
+
+
+def _stat(stat: Any) -> str:
+    """A characteristic as printed; one with a note (its condition, under the table) starred."""
+    if not isinstance(stat, dict):
+        return "-"
+    text = str(stat["text"])
+    return f"{text}*" if stat.get("note") and not text.endswith("*") else text
+
+
+def _table(headers: list[str], rows: Iterable[list[str]]) -> list[str]:
+    """Columns padded to their widest cell (headings may carry terminal styling, which does
+    not count towards the width)."""
+    cells = [[_clean(str(c)) for c in row] for row in rows]
+    widths = [max([_visible(h), *(len(row[i]) for row in cells)]) for i, h in enumerate(headers)]
+
+    def line(row: list[str], visible: list[int]) -> str:
+        padded = [c + " " * (widths[i] - visible[i]) for i, c in enumerate(row)]
+        return "  " + "  ".join(padded).rstrip()
+
+    out = [line(headers, [_visible(h) for h in headers])]
+    out += [line(row, [len(c) for c in row]) for row in cells]
+    return out
+
+
+def _visible(text: str) -> int:
+    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))

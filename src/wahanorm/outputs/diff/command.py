@@ -1,0 +1,123 @@
+"""``wahanorm diff OLD NEW``: the subcommand's arguments and its run.
+
+Exit codes, as ``git diff --exit-code`` and ``diff``: 0 no rules change, 1 changes, 2 a usage or
+input error (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TextIO
+
+from wahanorm.errors import WahanormError
+
+EXIT_SAME, EXIT_CHANGED, EXIT_ERROR = 0, 1, 2
+
+HELP = "tell what changed in the rules between two outputs, raw inputs or REV:PATH"
+
+EPILOG = """\
+OLD and NEW are each an output folder (it holds index.json), raw inputs (a dump, an HTML page,
+a folder of them, or a Wahapedia CSV export folder; converted on the fly), or REV:PATH of the
+git repository around the working folder (e.g. origin/main:out).
+
+exit status: 0 no rules change, 1 changes, 2 usage or input error
+"""
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``diff`` subcommand to the main parser's subcommands."""
+    parser = subparsers.add_parser(
+        "diff",
+        help=HELP,
+        description=HELP + ".",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("old", metavar="OLD", help="output folder, raw inputs, or REV:PATH")
+    parser.add_argument("new", metavar="NEW", help="output folder, raw inputs, or REV:PATH")
+    parser.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="text for a terminal (default), markdown for a PR comment, json",
+    )
+    parser.add_argument(
+        "--max-chars",
+        type=_positive,
+        metavar="N",
+        help="markdown only: cut after the last entity that fits in N characters, saying how "
+        "many are left out (a GitHub comment holds 65536)",
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text format (auto: only on a terminal, not with NO_COLOR)",
+    )
+    parser.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="accepted for git's sake: the exit status always tells (0 same, 1 changes, 2 error)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    """A whole number of 1 or more (``--max-chars``)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number of 1 or more: {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Diff ``args.old`` against ``args.new``, print the report, return the exit status."""
+    # The engine is imported here, not at the top: the CLI loads this module on every run.
+    from wahanorm.outputs.diff.engine import diff_snapshots
+    from wahanorm.outputs.diff.sides import load_side
+
+    stdout, stderr = out or sys.stdout, err or sys.stderr
+    try:
+        old, old_notes = load_side(args.old)
+        new, new_notes = load_side(args.new)
+        report = diff_snapshots(old, new)
+    except WahanormError as exc:
+        print(f"wahanorm diff: {exc.message}", file=stderr)
+        return EXIT_ERROR
+    except (OSError, ValueError) as exc:
+        print(f"wahanorm diff: {exc}", file=stderr)
+        return EXIT_ERROR
+    for note in old_notes + new_notes:
+        print(f"wahanorm diff: note: {note}", file=stderr)
+    stdout.write(_render(report, args, stdout))
+    return EXIT_CHANGED if report.has_changes else EXIT_SAME
+
+
+def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
+    from wahanorm.outputs.canonical import canonical_json
+    from wahanorm.outputs.diff.render_markdown import render_markdown
+    from wahanorm.outputs.diff.render_text import render_text
+    from wahanorm.outputs.diff.result import DiffReport
+
+    assert isinstance(report, DiffReport)
+    if args.format == "json":
+        return canonical_json(report)
+    if args.format == "markdown":
+        return render_markdown(report, getattr(args, "max_chars", None))
+    return render_text(report, colour=_use_colour(getattr(args, "color", "auto"), stdout))
+
+
+def _use_colour(choice: str, stream: TextIO) -> bool:
+    """Colour only when stdout is a terminal (and NO_COLOR is unset), unless told otherwise."""
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``diff`` on its own (``python -m wahanorm.diff OLD NEW``), as the main CLI would."""
+    parser = argparse.ArgumentParser(prog="wahanorm")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["diff", *(sys.argv[1:] if argv is None else argv)])
+    return run(args)

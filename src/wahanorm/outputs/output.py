@@ -1,0 +1,167 @@
+"""Reading an output folder back: its ``index.json`` and, through the index, its entity files.
+
+Entity files are found from the entries of ``index.json`` by ``emit``'s path function (one
+place knows the layout of ``out/``), never by walking the folder. Entities are read as plain
+JSON here (fast, and no pydantic); ``wahanorm.load`` turns them into models.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from wahanorm.contract.layout import INDEX_NAME, entity_relpath
+from wahanorm.contract.migrate import current_entity
+from wahanorm.errors import InputError
+from wahanorm.outputs.folder import reading
+
+JSON = dict[str, Any]
+
+
+def entity_file(entry: Mapping[str, Any]) -> str:
+    """Where the file of one ``index.json`` entry lives, relative to the output folder (an
+    entry without an edition, of an output written before editions: ``<kind>/<ns>/<name>``)."""
+    return entity_relpath(entry)
+
+
+@dataclass
+class Output:
+    """An output folder (or the files a conversion would write): its index and its entities."""
+
+    label: str
+    index: JSON
+    texts: Mapping[str, str] | None = None
+    folder: Path | None = None
+
+    @classmethod
+    def from_folder(cls, folder: Path) -> Output:
+        """The output folder ``folder``, read without the lock (``reading`` holds it); an error if
+        it holds no readable ``index.json``."""
+        path = folder / INDEX_NAME
+        if not path.is_file():
+            raise InputError(
+                f"{folder}: not an output folder (no {INDEX_NAME}); run "
+                "'wahanorm convert' first or give --out",
+                path=str(folder),
+            )
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+        return cls(str(folder), _index(str(path), raw), folder=folder)
+
+    @classmethod
+    @contextlib.contextmanager
+    def reading(cls, folder: Path) -> Iterator[Output]:
+        """The output folder ``folder``, held against writers (the shared lock) for as long as
+        the block reads it, so what is read is one whole run; a folder holding a run cut short
+        (its journal not done) is refused."""
+        if not folder.is_dir():
+            yield cls.from_folder(folder)  # says why it is no output folder
+            return
+        with reading(folder) as whole:
+            if not whole:
+                raise InputError(
+                    f"{folder} holds a run cut short; run 'wahanorm convert' to finish it",
+                    path=str(folder),
+                )
+            yield cls.from_folder(folder)
+
+    @classmethod
+    def from_files(cls, files: Mapping[str, str], label: str = "<conversion>") -> Output:
+        """The files of a conversion, ``relative path → text`` (``Conversion.files``)."""
+        if INDEX_NAME not in files:
+            raise InputError(f"{label}: no {INDEX_NAME} among the files", path=label)
+        index = _index(f"{label}/{INDEX_NAME}", files[INDEX_NAME].encode())
+        return cls(label, index, texts=files)
+
+    @property
+    def entries(self) -> list[JSON]:
+        """The index's entries, in its order (kind, then id); checked when the index is read."""
+        entries: list[JSON] = self.index["entities"]
+        return entries
+
+    def entity(self, entry: Mapping[str, Any]) -> JSON:
+        """The entity file of one index entry, as JSON in the current contract (a file of an
+        older version is read through ``migrate.current_entity``)."""
+        rel = entity_file(entry)
+        if self.texts is not None:
+            if rel not in self.texts:
+                raise InputError(f"{self.label}: {rel} is listed in the index but missing")
+            data = _parse(f"{self.label}: {rel}", self.texts[rel].encode())
+        else:
+            assert self.folder is not None
+            try:
+                raw = (self.folder / rel).read_bytes()
+            except OSError as exc:
+                raise InputError(
+                    f"{self.label}: cannot read {rel}, listed in the index ({exc.strerror})"
+                ) from exc
+            data = _parse(f"{self.label}: {rel}", raw)
+        if not isinstance(data, dict):
+            raise InputError(f"{self.label}: {rel} is not an entity (not a JSON object)")
+        return current_entity(data)
+
+    def not_the_contract(self, entry: Mapping[str, Any], exc: Exception) -> InputError:
+        """The error of an entity file a reader failed on (``exc``): where the file departs from
+        the contract, by the contract's own validation."""
+        from pydantic import TypeAdapter, ValidationError
+
+        from wahanorm.contract.models import AnyEntity
+
+        rel = entity_file(entry)
+        reason = f"{type(exc).__name__}: {exc}"
+        try:
+            TypeAdapter(AnyEntity).validate_python(self.entity(entry))
+        except ValidationError as invalid:
+            first = invalid.errors()[0]
+            reason = ".".join(str(p) for p in first["loc"]) + f": {first['msg']}"
+        except InputError as unreadable:
+            return unreadable
+        return InputError(f"{self.label}: {rel} does not follow the output contract ({reason})")
+
+    def entities(self) -> Iterator[JSON]:
+        """Every entity, in the index's order."""
+        for entry in self.entries:
+            yield self.entity(entry)
+
+
+def _index(where: str, raw: bytes) -> JSON:
+    """An ``index.json``: an object whose ``entities`` are entries naming a file each (a damaged
+    or foreign index is an input error here, not a crash in a reader)."""
+    data = _parse(where, raw)
+    if not isinstance(data, dict):
+        raise InputError(f"{where} is not a wahanorm index (not a JSON object)", path=where)
+    entries = data.setdefault("entities", [])
+    if not isinstance(entries, list):
+        raise InputError(f"{where}: its 'entities' is not a list", path=where)
+    for number, entry in enumerate(entries, start=1):
+        problem = _entry_problem(entry)
+        if problem:
+            raise InputError(f"{where}: entity entry {number} {problem}", path=where)
+    return data
+
+
+def _entry_problem(entry: object) -> str | None:
+    if not isinstance(entry, dict):
+        return "is not a JSON object"
+    for field in ("kind", "id", "name", "hash"):
+        if not isinstance(entry.get(field), str):
+            return f"has no {field}"
+    try:
+        entity_file(entry)
+    except ValueError as exc:
+        return f"names no file of this output ({exc})"
+    return None
+
+
+def _parse(where: str, raw: bytes) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"{where} is not valid JSON ({exc})", path=where) from exc

@@ -1,0 +1,365 @@
+"""The incremental cache: a rerun over unchanged inputs is near-instant.
+
+Keys are content hashes: of the program (its version and the text of its own modules and
+grammars, so any change to the code empties the cache in effect), of each input's bytes and of the
+path it is shown under. Entries are data, never code: JSON written atomically under the cache
+folder (``.wahanorm-cache/`` by default), each headed by the SHA-256 of its body: per input, its
+``Extraction``; per run, its record and the rendered files; per output folder, the stamp of how
+the last run left it. A read checks the hash and the shape; an entry that fails is dropped and
+computed again, with a note. One run holds the cache at a time; ``trim`` caps its size (least
+recently used out first). The folder is safe to delete at any time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import hashlib
+import os
+import re
+import stat
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import orjson
+
+from wahanorm import __version__
+from wahanorm.errors import DiagnosticRow
+from wahanorm.pipeline import discover as ingest
+from wahanorm.pipeline.discover import InputItem
+
+if TYPE_CHECKING:
+    from wahanorm.readers.base import Extraction
+
+DEFAULT_CACHE = Path(".wahanorm-cache")
+
+
+@functools.cache
+def program_fingerprint() -> str:
+    """Hash of the wahanorm version and the text of every module and grammar it runs."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).parents[1]  # the wahanorm package
+    grammars = package / "grammars"
+    if not grammars.is_dir():
+        grammars = package.parents[1] / "grammars"
+    files = [(p.relative_to(package).as_posix(), p) for p in sorted(package.rglob("*.py"))]
+    files += [(f"grammars/{p.name}", p) for p in sorted(grammars.glob("*.lark"))]
+    for name, path in files:
+        digest.update(name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def input_key(item: InputItem) -> str | None:
+    """Content key of one input, or None when it cannot be read (it is then not cached)."""
+    digest = hashlib.sha256(program_fingerprint().encode())
+    digest.update(item.display.encode())
+    digest.update(f"edition={item.edition}".encode())
+    if item.problem is not None:
+        return None
+    if item.data is not None:
+        digest.update(item.data)
+        return digest.hexdigest()
+    try:
+        if item.format == "export":
+            for path in sorted(item.path.iterdir()):
+                if path.is_file():
+                    digest.update(path.name.encode())
+                    digest.update(path.read_bytes())
+        elif item.path.stat().st_size > ingest.MAX_INPUT_BYTES:
+            return None  # refused by ingest with a diagnostic; never read whole to hash it
+        else:
+            digest.update(item.path.read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def run_key(keys: list[str | None], skipped: list[tuple[str, str]]) -> str | None:
+    """Key of a whole run: the keys of its inputs in order and what it skipped."""
+    if any(key is None for key in keys):
+        return None
+    digest = hashlib.sha256(program_fingerprint().encode())
+    for key in keys:
+        digest.update(str(key).encode())
+    digest.update(repr(skipped).encode())
+    return digest.hexdigest()
+
+
+@dataclass
+class RunRecord:
+    """What a run produced, but its files (kept apart: a run whose output folder is already
+    current never loads them): counts, diagnostics as plain rows, what failed."""
+
+    counts: dict[str, int]
+    rows: list[DiagnosticRow]
+    inputs: int
+    failed: list[str]
+    data_version: str | None
+
+
+class BadEntry(Exception):
+    """A cache entry that fails its hash or its shape: dropped, and its value computed again."""
+
+
+_MAGIC = b"wahanorm-cache 1 "
+_ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.json")
+_TEMP_NAME = re.compile(r"\.[A-Za-z0-9_]+\.tmp")  # tempfile.mkstemp(prefix=".", suffix=".tmp")
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+"""The cache's size cap (``--cache-max``): past it, the least recently used entries go."""
+
+
+def _is_str_or_none(value: object) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _row(value: object) -> DiagnosticRow:
+    if not (isinstance(value, list) and len(value) == 7):
+        raise BadEntry("a diagnostic is not 7 values")
+    severity, code, message, path, line, column, excerpt = value
+    if not all(isinstance(v, str) for v in (severity, code, message, path)):
+        raise BadEntry("a diagnostic field is not text")
+    if not all(v is None or type(v) is int for v in (line, column)) or not _is_str_or_none(excerpt):
+        raise BadEntry("a diagnostic position is not a number")
+    return DiagnosticRow(severity, code, message, path, line, column, excerpt)
+
+
+class Cache:
+    """Entries of plain JSON under ``root``, each with the SHA-256 of its body in its first line.
+    A read checks the hash and the shape; an entry that fails either is removed, noted in
+    ``notes`` and computed again. Every write is atomic; ``trim`` keeps the size under a cap."""
+
+    def __init__(self, root: Path = DEFAULT_CACHE) -> None:
+        self.root = root
+        self.notes: list[str] = []
+
+    def _path(self, kind: str, key: str) -> Path:
+        if not all(c in "0123456789abcdef" for c in key) or len(key) != 64:
+            raise ValueError(f"not a cache key: {key!r}")
+        return self.root / kind / key[:2] / f"{key}.json"
+
+    def _load(self, kind: str, key: str) -> Any:
+        """The JSON body of an entry, or None when there is none; raises ``BadEntry``."""
+        path = self._path(kind, key)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise BadEntry(f"cannot be read ({exc.strerror or exc})") from None
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read()
+        head, newline, body = data.partition(b"\n")
+        if not head.startswith(_MAGIC) or not newline:
+            raise BadEntry("not a wahanorm cache entry")
+        if head[len(_MAGIC) :].decode("ascii", "replace") != hashlib.sha256(body).hexdigest():
+            raise BadEntry("its content does not match its hash")
+        try:
+            value = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            raise BadEntry("not JSON") from None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to go when the cache is trimmed
+        return value
+
+    def _read(self, kind: str, key: str, shape: Callable[[Any], T]) -> T | None:
+        """An entry read and turned into its value by ``shape``; a bad one is dropped."""
+        try:
+            value = self._load(kind, key)
+            return None if value is None else shape(value)
+        except (BadEntry, ValueError, TypeError, KeyError, AttributeError) as exc:
+            path = self._path(kind, key)
+            self.notes.append(f"cache entry {path} is damaged ({exc}): dropped, converted again")
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
+
+    def _store(self, kind: str, key: str, value: Any) -> None:
+        path = self._path(kind, key)
+        body = orjson.dumps(value)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+    def extraction(self, key: str) -> Extraction | None:
+        """The cached extraction of an input, or None."""
+        return self._read("inputs", key, _extraction_of)
+
+    def store_extraction(self, key: str, extraction: Extraction) -> None:
+        """Remember an input's extraction."""
+        self._store(
+            "inputs",
+            key,
+            {
+                "path": extraction.path,
+                "data_version": extraction.data_version,
+                "entities": [e.model_dump(mode="json") for e in extraction.entities],
+                "diagnostics": [d.model_dump(mode="json") for d in extraction.report.diagnostics],
+                "counts": dict(extraction.report.counts),
+            },
+        )
+
+    def run(self, key: str) -> RunRecord | None:
+        """The cached result of a whole run, or None."""
+        return self._read("runs", key, _record_of)
+
+    def run_files(self, key: str) -> dict[str, str] | None:
+        """The output files of a cached run, or None. Their paths pass the writer's checks."""
+        return self._read("run-files", key, _files_of)
+
+    def store_run(self, key: str, record: RunRecord, files: dict[str, str]) -> None:
+        """Remember a run's result and its files."""
+        self._store("run-files", key, files)
+        self._store("runs", key, {**vars(record), "rows": [list(r) for r in record.rows]})
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[bool]:
+        """Hold the cache for this run alone; yields False (use no cache) when another
+        wahanorm holds it past the wait, or the folder cannot be made."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError as exc:
+            self.notes.append(f"cache {self.root} cannot be used ({exc.strerror or exc})")
+            yield False
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.notes.append(f"cache {self.root} is in use by another wahanorm: not used")
+            os.close(fd)
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            os.close(fd)
+
+    def trim(self, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
+        """Remove leftover temporary files, then the least recently used entries until the
+        cache holds at most ``max_bytes``. Returns how many entries went."""
+        entries: list[tuple[int, int, Path]] = []
+        for kind in ("inputs", "runs", "run-files", "stamps"):
+            folder = self.root / kind
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            for path in folder.glob("[0-9a-f][0-9a-f]/*"):
+                info = path.lstat()
+                if not stat.S_ISREG(info.st_mode):
+                    continue  # only names this cache writes, never through a link
+                if _TEMP_NAME.fullmatch(path.name):  # a write cut short (the cache is locked)
+                    path.unlink(missing_ok=True)
+                elif _ENTRY_NAME.fullmatch(path.name):
+                    entries.append((info.st_mtime_ns, info.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        gone = 0
+        for _, size, path in sorted(entries):
+            if total <= max_bytes:
+                break
+            path.unlink(missing_ok=True)
+            total -= size
+            gone += 1
+        return gone
+
+
+T = TypeVar("T")
+
+
+def _extraction_of(value: Any) -> Extraction:
+    from pydantic import TypeAdapter
+
+    from wahanorm.contract.models import AnyEntity, Diagnostic
+    from wahanorm.errors import Report
+    from wahanorm.readers.base import Extraction
+
+    if not isinstance(value, dict) or not isinstance(value.get("path"), str):
+        raise BadEntry("not an extraction")
+    try:
+        entities = TypeAdapter(list[AnyEntity]).validate_python(value["entities"])
+        diagnostics = TypeAdapter(list[Diagnostic]).validate_python(value["diagnostics"])
+        counts = TypeAdapter(dict[str, int]).validate_python(value["counts"])
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
+    if not _is_str_or_none(value.get("data_version")):
+        raise BadEntry("data_version is not text")
+    report = Report(value["path"], diagnostics, Counter(counts))
+    return Extraction(value["path"], list(entities), report, value.get("data_version"))
+
+
+def _record_of(value: Any) -> RunRecord:
+    if not isinstance(value, dict):
+        raise BadEntry("not a run record")
+    counts, inputs, failed = value["counts"], value["inputs"], value["failed"]
+    if not (isinstance(counts, dict) and all(type(n) is int for n in counts.values())):
+        raise BadEntry("counts are not numbers")
+    if type(inputs) is not int or not all(isinstance(f, str) for f in failed):
+        raise BadEntry("inputs or failed of the wrong type")
+    if not _is_str_or_none(value["data_version"]):
+        raise BadEntry("data_version is not text")
+    rows = [_row(r) for r in value["rows"]]
+    return RunRecord(dict(counts), rows, inputs, list(failed), value["data_version"])
+
+
+def _files_of(value: Any) -> dict[str, str]:
+    from wahanorm.contract.layout import INDEX_NAME, unsafe_relpath
+
+    if not isinstance(value, dict) or INDEX_NAME not in value:
+        raise BadEntry("not the files of a run")
+    for rel, text in value.items():
+        if not isinstance(text, str):
+            raise BadEntry(f"{rel!r} is not text")
+        problem = unsafe_relpath(rel)
+        if problem:
+            raise BadEntry(f"the path {rel!r} {problem}")
+    return dict(value)
+
+
+Stamp = dict[str, tuple[int, int]]
+
+
+def out_stats(out_dir: Path) -> Stamp:
+    """Size and modification time of every JSON file of an output folder."""
+    stats: Stamp = {}
+    root = str(out_dir)
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.name.endswith(".json"):
+                info = entry.stat(follow_symlinks=False)
+                rel = entry.path[len(root) + 1 :].replace(os.sep, "/")
+                stats[rel] = (info.st_size, info.st_mtime_ns)
+    return stats
+
+
+def _stamp_key(out_dir: Path) -> str:
+    return hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()
+
+
+def stamp_matches(cache: Cache, out_dir: Path, key: str) -> bool:
+    """True when ``out_dir`` is, file for file, as this cache's last write of run ``key`` left it
+    (same names, sizes and modification times): then there is nothing to write. (The writer
+    asks this holding the folder's lock: no other run can have changed it in between.)"""
+    stamp = cache._read("stamps", _stamp_key(out_dir), lambda v: v)
+    return stamp == [key, {rel: list(st) for rel, st in out_stats(out_dir).items()}]
+
+
+def store_stamp(cache: Cache, out_dir: Path, key: str) -> None:
+    """Remember how run ``key`` left ``out_dir``."""
+    cache._store("stamps", _stamp_key(out_dir), [key, out_stats(out_dir)])

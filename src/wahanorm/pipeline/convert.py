@@ -1,0 +1,282 @@
+"""The whole flow of data, top to bottom:
+
+    ingest → clean → segment → parse   (per input: ``extract``)
+    merge → emit                        (per run: ``convert``)
+
+Each input is extracted on its own; any ``WahanormError`` or unexpected exception is caught at
+that boundary and becomes a diagnostic, so one bad file never stops a batch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
+from wahanorm.outputs.canonical import render_outputs
+from wahanorm.pipeline import discover as ingest
+from wahanorm.pipeline.cache import Cache, RunRecord, input_key, run_key
+
+if TYPE_CHECKING:
+    from wahanorm.blocks.edition import Edition
+    from wahanorm.contract.models import Diagnostic
+    from wahanorm.readers.base import Entity, Extraction
+
+# The parsers, the models and pydantic are imported where they are first needed: a run served
+# whole from the cache (a rerun over unchanged inputs) loads none of them.
+
+
+@dataclass
+class Conversion:
+    """The result of a run: output files as text, diagnostics, and what failed.
+
+    A result served from the run cache holds no ``entities`` and loads its ``files`` and builds
+    its ``diagnostics`` models only when asked; ``counts()`` and ``rows()`` are always there."""
+
+    loaded_files: dict[str, str] | None
+    entities: list[Entity]
+    models: list[Diagnostic] | None
+    inputs: int
+    failed: list[str] = field(default_factory=list)
+    data_version: str | None = None
+    kind_counts: Counter[str] = field(default_factory=Counter)
+    run_key: str | None = None
+    cached_rows: list[DiagnosticRow] | None = None
+    load_files: Callable[[], dict[str, str]] | None = None
+
+    @property
+    def files(self) -> dict[str, str]:
+        """Every output file, ``relative path → text``."""
+        if self.loaded_files is None:
+            self.loaded_files = self.load_files() if self.load_files else {}
+        return self.loaded_files
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The run's diagnostics as models."""
+        if self.models is None:
+            from wahanorm.contract.models import Diagnostic
+
+            self.models = [Diagnostic(**row._asdict()) for row in self.cached_rows or []]
+        return self.models
+
+    def rows(self) -> list[DiagnosticRow]:
+        """The run's diagnostics as plain rows."""
+        if self.cached_rows is None:
+            self.cached_rows = [as_row(d) for d in self.diagnostics]
+        return self.cached_rows
+
+    def counts(self) -> Counter[str]:
+        """Entities per kind."""
+        return self.kind_counts or Counter(e.kind for e in self.entities)
+
+    @property
+    def errors(self) -> int:
+        """How many diagnostics are errors."""
+        return sum(1 for d in self.rows() if d.severity == "error")
+
+
+def extract_text(
+    text: str, display: str, fmt: ingest.Format, edition: Edition | None = None
+) -> Extraction:
+    """Entities of one decoded text input (a dump or an HTML file); ``edition`` is the one the
+    user said, for an input that does not tell its own."""
+    from wahanorm.readers import dump  # the parsers load here: a run from the cache never needs them
+
+    if fmt == "html":
+        from wahanorm.readers import generic_html as html_text
+        from wahanorm.readers import page as html_page
+
+        page = html_page.extract_page(text, display, edition)
+        if page is not None:
+            return page
+        extraction = dump.extract_dump(html_text.html_to_text(text), display, edition)
+        extraction.report.info(
+            "generic-html", "not a Wahapedia datasheet page: read as flattened text"
+        )
+        return extraction
+    return dump.extract_dump(text, display, edition)
+
+
+def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) -> Extraction:
+    """Entities of one input; failures become diagnostics, never exceptions. ``stage(name)``
+    is told the steps of a long input (an export's tables)."""
+    extraction = _extract(item, stage)
+    if not ingest.name_is_utf8(item.path):
+        extraction.report.warning(
+            "path-not-utf8",
+            "the file's name is not UTF-8: it is named here with those bytes escaped (\\xNN); "
+            "rename the file to keep its name",
+        )
+    return extraction
+
+
+def _extract(item: ingest.InputItem, stage: Callable[[str], None] | None) -> Extraction:
+    from wahanorm.blocks.edition import as_edition
+    from wahanorm.readers.base import Extraction
+
+    said = as_edition(item.edition) if item.edition is not None else None
+    try:
+        if item.format == "export":
+            from wahanorm.readers import export
+
+            return export.extract_export(item.path, item.display, stage, said)
+        text, notes = ingest.decode(ingest.read_bytes(item), item.display)
+        extraction = extract_text(text, item.display, item.format, said)
+        for note in notes:
+            extraction.report.warning("encoding", note)
+        return extraction
+    except WahanormError as exc:
+        failed = Extraction(item.display)
+        failed.report.diagnostics.append(
+            exc.to_diagnostic().model_copy(update={"path": item.display})
+        )
+        return failed
+    except Exception as exc:  # a bug must not stop the batch; report it with its place
+        failed = Extraction(item.display)
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        failed.report.error(
+            "internal-error",
+            f"wahanorm failed on this input ({type(exc).__name__}: {exc}) at "
+            f"{Path(where.filename).name}:{where.lineno}; please report it",
+        )
+        return failed
+
+
+PARALLEL_MIN = 8
+"""Fewer inputs than this to extract are done in this process: starting workers costs more."""
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, note)``: inputs done of all, and what the current one is doing."""
+
+
+def convert(
+    paths: list[Path],
+    jobs: int = 1,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
+    edition: int | None = None,
+) -> Conversion:
+    """Convert every input below ``paths`` into the files of an output folder.
+
+    ``jobs`` > 1 extracts inputs in that many processes; results are taken in input order, so the
+    bytes are the same whatever the number of workers. With a ``cache``, unchanged inputs (and an
+    unchanged run) are not converted again. ``progress(done, total, note)`` is called as inputs
+    finish, and with the steps of a long input. ``edition`` (10 or 11) is the user's word for
+    inputs that do not tell their own edition.
+    """
+    items, skipped, missing = ingest.discover(paths)
+    if edition is not None:
+        items = [dataclasses.replace(item, edition=edition) for item in items]
+    run = Report()
+    for path, reason in skipped:
+        run.warning("skipped-input", f"skipped: {reason}", path=path)
+    for path in missing:
+        run.error("missing-input", "no such file or folder", path=path)
+    keys: list[str | None] = [input_key(i) if cache else None for i in items]
+    whole = run_key(keys, [*skipped, *((m, "missing") for m in missing)]) if cache else None
+    if cache and whole and (record := cache.run(whole)):
+        if progress:
+            progress(len(items), len(items), "from the cache")
+        store, key, again = cache, whole, Report(diagnostics=list(run.diagnostics))
+
+        def files() -> dict[str, str]:
+            found = store.run_files(key)
+            if found is None:  # the files' entry is gone or damaged: convert again
+                extractions = _extract_all(items, keys, jobs, store, None)
+                found = assemble(extractions, again, len(items) + len(missing)).files
+            return found
+
+        return Conversion(
+            None,
+            [],
+            None,
+            record.inputs,
+            record.failed,
+            record.data_version,
+            Counter(record.counts),
+            whole,
+            cached_rows=record.rows,
+            load_files=files,
+        )
+    extractions = _extract_all(items, keys, jobs, cache, progress)
+    result = assemble(extractions, run, len(items) + len(missing))
+    result.failed = [*missing, *result.failed]
+    if cache and whole:
+        result.run_key = whole
+        record = RunRecord(
+            dict(result.counts()), result.rows(), result.inputs, result.failed, result.data_version
+        )
+        cache.store_run(whole, record, result.files)
+    return result
+
+
+def _stage_note(
+    progress: Progress | None, done: int, total: int, display: str
+) -> Callable[[str], None] | None:
+    if progress is None:
+        return None
+    return lambda step: progress(done, total, f"{display}: {step}")
+
+
+def _extract_all(
+    items: list[ingest.InputItem],
+    keys: list[str | None],
+    jobs: int,
+    cache: Cache | None,
+    progress: Progress | None,
+) -> list[Extraction]:
+    done: dict[int, Extraction] = {}
+    for index, key in enumerate(keys):
+        cached = cache.extraction(key) if cache and key else None
+        if cached is not None:
+            done[index] = cached
+    todo = [i for i in range(len(items)) if i not in done]
+    if progress:
+        progress(len(done), len(items), "")
+    if jobs > 1 and len(todo) >= PARALLEL_MIN:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = pool.map(extract, [items[i] for i in todo], chunksize=4)
+            for index, extraction in zip(todo, results, strict=True):
+                done[index] = extraction
+                if progress:
+                    progress(len(done), len(items), items[index].display)
+    else:
+        for index in todo:
+            note = _stage_note(progress, len(done), len(items), items[index].display)
+            done[index] = extract(items[index], note)
+            if progress:
+                progress(len(done), len(items), items[index].display)
+    if cache:
+        for index in todo:
+            key = keys[index]
+            if key:
+                cache.store_extraction(key, done[index])
+    return [done[i] for i in range(len(items))]
+
+
+def assemble(extractions: list[Extraction], run: Report, inputs: int) -> Conversion:
+    """Merge the extractions of a run and render its output files."""
+    from wahanorm.pipeline.merge import merge_entities
+
+    entities: list[Entity] = []
+    failed: list[str] = []
+    versions = sorted({x.data_version for x in extractions if x.data_version})
+    for extraction in extractions:
+        entities.extend(extraction.entities)
+        run.extend(extraction.report)
+        if (
+            any(d.severity == "error" for d in extraction.report.diagnostics)
+            and not extraction.entities
+        ):
+            failed.append(extraction.path)
+    merged = merge_entities(entities, run)
+    data_version = ", ".join(versions) or None
+    files = render_outputs(merged, run.diagnostics, data_version)
+    return Conversion(files, merged, run.diagnostics, inputs, failed, data_version)

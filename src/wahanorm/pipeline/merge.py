@@ -1,0 +1,107 @@
+"""One entity per (edition, kind, id) across all inputs.
+
+Copies that say the same thing (same content hash) become one entity with all their sources.
+Copies that disagree are all kept: the one most sources agree on (then the first read) is the
+entity, the others its ``variants``, and a diagnostic names the sources of both.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from wahanorm.contract.hashing import content_hash
+from wahanorm.contract.ids import escape_unsafe, strip_unsafe
+from wahanorm.contract.models import SourceRef
+from wahanorm.errors import Report
+from wahanorm.readers.base import Entity
+
+
+def _source_key(ref: SourceRef) -> tuple[str, int, int]:
+    return (ref.path, ref.line_start, ref.line_end)
+
+
+MAX_SOURCES_LISTED = 5
+"""Sources a diagnostic names before "… and N more sources" (every one is in ``index.json``)."""
+
+
+def _where(refs: list[SourceRef]) -> str:
+    shown = ", ".join(f"{r.path}:{r.line_start}" for r in refs[:MAX_SOURCES_LISTED])
+    more = len(refs) - MAX_SOURCES_LISTED
+    return shown + (f" … and {more} more sources" if more > 0 else "")
+
+
+def _one_name(name: str) -> str:
+    """A name as compared for collisions: letter case and spacing are the source's typography
+    (the dumps print stratagem names in capitals, the export in title case)."""
+    return " ".join(name.casefold().split())
+
+
+def _safe_names(entities: Iterable[Entity], report: Report) -> Iterable[Entity]:
+    """Entities with control characters and bidi overrides taken out of their names."""
+    for entity in entities:
+        clean = strip_unsafe(entity.name)
+        if clean != entity.name:
+            source = entity.sources[0] if entity.sources else None
+            report.warning(
+                "unsafe-characters",
+                f"{entity.kind} {entity.id}: control or bidi characters removed from its name "
+                f"'{escape_unsafe(entity.name)}'",
+                line=source.line_start if source else None,
+                path=source.path if source else None,
+            )
+            entity = entity.model_copy(update={"name": clean})
+        yield entity
+
+
+def _report_collisions(kind: str, entity_id: str, versions: list[Entity], report: Report) -> None:
+    """Different names that give one id are an error naming both, never a silent merge."""
+    seen: dict[str, Entity] = {}
+    for version in versions:
+        seen.setdefault(_one_name(version.name), version)
+    first, *others = seen.values()
+    for other in others:
+        report.error(
+            "id-collision",
+            f"{kind} {entity_id}: the names {first.name!r} ({_where(first.sources)}) and "
+            f"{other.name!r} ({_where(other.sources)}) give one id; both kept, the second as a "
+            "variant: rename one in its source",
+            line=other.sources[0].line_start if other.sources else None,
+            path=other.sources[0].path if other.sources else None,
+        )
+
+
+def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
+    """Merge by (edition, kind, id): the two editions of a rule are two entities, never variants
+    of each other. Report every conflict and every id two names share; order the result by
+    edition, kind and id."""
+    groups: dict[tuple[int, str, str], dict[str, list[Entity]]] = defaultdict(dict)
+    for entity in _safe_names(entities, report):
+        by_hash = groups[(entity.edition, entity.kind, entity.id)]
+        by_hash.setdefault(content_hash(entity), []).append(entity)
+    merged: list[Entity] = []
+    for (edition, kind, entity_id), by_hash in sorted(groups.items()):
+        versions = [_combine(copies) for copies in by_hash.values()]
+        versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
+        head, *others = versions
+        if others:
+            _report_collisions(kind, entity_id, versions, report)
+            for other in others:
+                report.warning(
+                    "conflict",
+                    f"{kind} {entity_id} ({edition}th edition) differs between sources: {_where(head.sources)} "
+                    f"and {_where(other.sources)}; both kept, the second as a variant",
+                    line=other.sources[0].line_start if other.sources else None,
+                    path=other.sources[0].path if other.sources else None,
+                )
+            head = head.model_copy(update={"variants": others})
+        merged.append(head)
+    return merged
+
+
+def _combine(copies: list[Entity]) -> Entity:
+    """Identical copies → the first, with every source once, in path and line order."""
+    sources = sorted(
+        {_source_key(s): s for c in copies for s in c.sources}.values(), key=_source_key
+    )
+    return copies[0].model_copy(update={"sources": sources})

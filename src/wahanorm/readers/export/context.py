@@ -1,0 +1,308 @@
+"""What every builder of an export needs: its tables, its report, clean text with positions.
+
+``TABLES`` names each table of the export and the columns wahanorm knows in it (read or
+deliberately left out); any other column is reported as unknown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wahanorm.blocks.edition import Edition, as_edition, link_edition, settle_edition
+from wahanorm.contract.models import SourceRef
+from wahanorm.errors import Report
+from wahanorm.readers.export.markup import field_parts, field_text, thawed
+from wahanorm.readers.export.tables import (
+    Record,
+    Table,
+    header_form,
+    parse_table,
+    read_text,
+    undo_resave,
+)
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "Factions.csv": ("id", "name", "link"),
+    "Source.csv": ("id", "name", "type", "edition", "version", "errata_date", "errata_link"),
+    "Last_update.csv": ("last_update",),
+    "Datasheets.csv": (
+        "id", "name", "faction_id", "source_id", "legend", "role", "loadout", "transport",
+        "virtual", "is_support", "leader_head", "leader_footer", "damaged_w",
+        "damaged_description", "link",
+    ),
+    "Datasheets_abilities.csv": (
+        "datasheet_id", "line", "ability_id", "model", "name", "description", "type", "parameter",
+    ),
+    "Datasheets_keywords.csv": ("datasheet_id", "keyword", "model", "is_faction_keyword"),
+    "Datasheets_models.csv": (
+        "datasheet_id", "line", "name", "M", "T", "Sv", "inv_sv", "inv_sv_descr", "W", "Ld",
+        "OC", "base_size", "base_size_descr",
+    ),
+    "Datasheets_options.csv": ("datasheet_id", "line", "button", "description"),
+    "Datasheets_wargear.csv": (
+        "datasheet_id", "line", "line_in_wargear", "dice", "name", "description", "range",
+        "type", "A", "BS_WS", "S", "AP", "D",
+    ),
+    "Datasheets_unit_composition.csv": ("datasheet_id", "line", "description"),
+    "Datasheets_models_cost.csv": ("datasheet_id", "line", "description", "cost"),
+    "Datasheets_stratagems.csv": ("datasheet_id", "stratagem_id"),
+    "Datasheets_enhancements.csv": ("datasheet_id", "enhancement_id"),
+    "Datasheets_detachment_abilities.csv": ("datasheet_id", "detachment_ability_id"),
+    "Datasheets_leader.csv": ("leader_id", "attached_id"),
+    "Stratagems.csv": (
+        "faction_id", "name", "id", "type", "cp_cost", "legend", "turn", "phase", "detachment",
+        "detachment_id", "description",
+    ),
+    "Abilities.csv": ("id", "name", "legend", "faction_id", "description"),
+    "Enhancements.csv": (
+        "faction_id", "id", "name", "cost", "detachment", "detachment_id", "upgrade", "legend",
+        "description", "support_leader",
+    ),
+    "Detachment_abilities.csv": (
+        "id", "faction_id", "name", "legend", "description", "detachment", "detachment_id",
+    ),
+    "Detachments.csv": ("id", "faction_id", "name", "legend", "type", "dp", "force_disposition"),
+}  # fmt: skip
+
+# Columns only 11th-edition exports have: a 10th-edition export lacks them without a warning.
+ELEVENTH_ONLY = frozenset(
+    {
+        ("Datasheets.csv", "is_support"),
+        ("Enhancements.csv", "upgrade"),
+        ("Enhancements.csv", "support_leader"),
+        ("Detachments.csv", "dp"),
+        ("Detachments.csv", "force_disposition"),
+    }
+)
+
+# Tables an export is not complete without; the others may be absent from a partial export.
+REQUIRED = frozenset({"Factions.csv", "Datasheets.csv", "Stratagems.csv"})
+
+
+@dataclass
+class ExportContext:
+    """The tables of one export folder, its report and the lookups the builders share."""
+
+    folder: Path
+    display: str
+    report: Report
+    tables: dict[str, Table] = field(default_factory=dict)
+    factions: dict[str, str] = field(default_factory=dict)
+    detachments: dict[str, str] = field(default_factory=dict)
+    glossary_names: dict[str, str] = field(default_factory=dict)
+    books: dict[str, str] = field(default_factory=dict)
+    """Source.csv: the name of each source book, by its row id."""
+    repeated_costs: int = 0
+    """Cost lines left out because they repeat a line of the same table exactly."""
+    said: Edition | None = None
+    """The edition the user said (``--edition``), for an export that does not tell its own."""
+    edition: Edition = 10
+    """The export's edition: its links' (``/wh40k11ed/``), else its Source.csv's newest."""
+    source_editions: dict[str, Edition] = field(default_factory=dict)
+    """Source.csv: the edition of each source book, by lower-case name."""
+
+    def load(self) -> bool:
+        """Read every table and the faction and detachment names. False (and one error) when
+        the folder is not a Wahapedia export: a table whose header is not the export's."""
+        texts = self._read_texts()
+        if texts is None:
+            return False
+        for name, columns in TABLES.items():
+            path = self.path(name)
+            text = texts.get(name)
+            if text is not None:
+                optional = frozenset(c for t, c in ELEVENTH_ONLY if t == name)
+                self.tables[name] = parse_table(text, name, path, columns, self.report, optional)
+            elif name in REQUIRED:
+                self.report.warning("missing-table", f"the export has no {name}", path=path)
+                self.tables[name] = Table(name=name, path=path)
+            else:
+                self.report.info(
+                    "missing-table",
+                    f"the export has no {name}; what it holds is left out",
+                    path=path,
+                )
+                self.tables[name] = Table(name=name, path=path)
+        self._names()
+        self._editions()
+        return True
+
+    def _read_texts(self) -> dict[str, str] | None:
+        """The text of every table, a spreadsheet's re-save undone; None when a header is not
+        Wahapedia's (reported once)."""
+        texts: dict[str, str] = {}
+        resaved: list[str] = []
+        for name, columns in TABLES.items():
+            text = read_text(self.folder, name, self.path(name), self.report)
+            if text is None:
+                continue
+            form = header_form(text, columns)
+            if form == "resaved":
+                undone = undo_resave(text)
+                if undone is None:
+                    form = "foreign"
+                else:
+                    resaved.append(name)
+                    text = undone
+            if form == "foreign":
+                first = text.split("\n", 1)[0].rstrip("\r")
+                self.report.error(
+                    "not-an-export",
+                    f"{name}'s header is not a Wahapedia export's (column names each followed "
+                    "by '|'); the folder is not read",
+                    line=1,
+                    path=self.path(name),
+                    excerpt=first[:200],
+                )
+                return None
+            texts[name] = text
+        if resaved:
+            self.report.warning(
+                "resaved-export",
+                f"{len(resaved)} of {len(texts)} tables were re-saved by a spreadsheet (each "
+                "line split at commas and joined with '|', fields holding '|' or '\"' quoted); "
+                "undone exactly, line by line",
+                path=self.display,
+            )
+        return texts
+
+    def _names(self) -> None:
+        for record in self.table("Factions.csv"):
+            self.factions[record.get("id")] = self.text("Factions.csv", record, "name")
+        for record in self.table("Detachments.csv"):
+            self.detachments[record.get("id")] = self.text("Detachments.csv", record, "name")
+        for record in self.table("Abilities.csv"):
+            self.glossary_names[record.get("id")] = self.text("Abilities.csv", record, "name")
+        for record in self.table("Source.csv"):
+            self.books[record.get("id")] = self.text("Source.csv", record, "name")
+
+    def _editions(self) -> None:
+        """The export's edition, and each source book's."""
+        for record in self.table("Source.csv"):
+            edition = _int_edition(record.get("edition"))
+            if edition is not None:
+                self.source_editions[self.text("Source.csv", record, "name").lower()] = edition
+        links: Counter[Edition] = Counter()
+        for table in ("Factions.csv", "Datasheets.csv"):
+            for record in self.table(table):
+                if (found := link_edition(record.get("link"))) is not None:
+                    links[found] += 1
+        books = max(self.source_editions.values(), default=None)
+        self.edition = self._told(links, books)
+
+    def _told(self, links: Counter[Edition], books: Edition | None) -> Edition:
+        found = links.most_common(1)[0][0] if links else books
+        sign = "its links" if links else "Source.csv"
+        if links and books is not None and books != found:
+            self.report.warning(
+                "edition-disagrees",
+                f"the export's links say {found}th edition, its Source.csv's newest book "
+                f"{books}th; read as {found}th",
+                path=self.display,
+            )
+        return settle_edition(
+            found,
+            self.said,
+            f"{sign} say",
+            "nothing in the export tells its edition (no wahapedia link, no edition in Source.csv)",
+            lambda code, message: self.report.warning(code, message, path=self.display),
+        )
+
+    def table(self, name: str) -> Table:
+        """A table by file name (empty when the export lacks it)."""
+        return self.tables.get(name) or Table(name=name, path=f"{self.display}/{name}")
+
+    def path(self, table: str) -> str:
+        """The display path of a table: ``<export>/<table>``."""
+        return f"{self.display}/{table}"
+
+    def source(self, table: str, record: Record) -> SourceRef:
+        """Where ``record`` was read."""
+        return SourceRef(
+            path=self.path(table), line_start=record.line_start, line_end=record.line_end
+        )
+
+    def text(self, table: str, record: Record, column: str) -> str:
+        """The clean text of a field; what had to be repaired is reported at its line."""
+        text, notes = field_text(record.get(column))
+        for note in notes:
+            self._note(table, record, column, note)
+        return text
+
+    def rule_text(
+        self, table: str, record: Record, column: str
+    ) -> tuple[str, list[list[list[str]]]]:
+        """A rule's clean text without its tables, and its tables as rows of cells; a table
+        whose rows are gone is reported at the field's line."""
+        text, tables, notes = field_parts(record.get(column))
+        for note in notes:
+            self._note(table, record, column, note)
+        return text, thawed(tables)
+
+    def optional(self, table: str, record: Record, column: str) -> str | None:
+        """The clean text of a field, or None when it is empty."""
+        return self.text(table, record, column) or None
+
+    def faction_name(self, table: str, record: Record, faction_id: str) -> str | None:
+        """The name of a faction id, reporting an id that Factions.csv does not hold."""
+        if not faction_id:
+            return None
+        name = self.factions.get(faction_id)
+        if name is None:
+            self.report.warning(
+                "unknown-faction",
+                f"faction id {faction_id!r} is not in Factions.csv; the id is used as its name",
+                line=record.line_start,
+                path=self.path(table),
+            )
+            return faction_id
+        return name
+
+    def _note(self, table: str, record: Record, column: str, note: str) -> None:
+        line, path = record.line_start, self.path(table)
+        if note == "escaped-markup":
+            self.report.warning(
+                "escaped-markup",
+                f"column {column!r} holds HTML escaped twice; read as text",
+                line=line,
+                path=path,
+            )
+        elif note.startswith("table-missing:"):
+            announced = note.split(":", 1)[1]
+            self.report.warning(
+                "table-missing",
+                f"column {column!r} announces a table ({announced[-60:]!r}) whose rows are "
+                "not in the field",
+                line=line,
+                path=path,
+            )
+        elif note == "table-empty":
+            self.report.warning(
+                "table-missing",
+                f"column {column!r} holds a table without a row of text; its rows are gone",
+                line=line,
+                path=path,
+            )
+        elif note == "table-partial":
+            self.report.warning(
+                "table-partial",
+                f"column {column!r}: cells of a table lost their values; kept as printed",
+                line=line,
+                path=path,
+            )
+        elif note.startswith("broken-caps:"):
+            word = note.split(":", 1)[1]
+            self.report.info(
+                "broken-caps",
+                f"column {column!r}: keyword {word!r} printed in mixed case; read as "
+                f"{word.upper()!r}",
+                line=line,
+                path=path,
+            )
+
+
+def _int_edition(text: str) -> Edition | None:
+    value = text.strip()
+    return as_edition(int(value)) if value.isdigit() else None

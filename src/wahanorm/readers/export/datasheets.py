@@ -1,0 +1,697 @@
+"""Datasheets assembled from ``Datasheets.csv`` and the tables that hang off it by
+``datasheet_id``: models, wargear, abilities, keywords, costs, composition, options, leader links
+and the stratagems, enhancements and detachment rules a datasheet lists.
+
+Each linked table is grouped by datasheet id once (a pass over each table), so the whole export
+is assembled in time linear in its size.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from wahanorm.blocks.edition import link_edition
+from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
+from wahanorm.blocks.parse.points import CostTable
+from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
+from wahanorm.blocks.parse.weapon_abilities import (
+    AbilityList,
+    parse_ability_list,
+    report_unknown,
+    split_profile,
+)
+from wahanorm.contract.ids import make_id
+from wahanorm.contract.models import (
+    Abilities,
+    Ability,
+    Damaged,
+    Datasheet,
+    Points,
+    Profile,
+    Stat,
+    Weapon,
+    WeaponAbility,
+)
+from wahanorm.contract.vocabulary import units_text
+from wahanorm.errors import ParseFailure
+from wahanorm.readers.export.context import ExportContext
+from wahanorm.readers.export.rules import Links, flag
+from wahanorm.readers.export.tables import Record
+
+SHEETS = "Datasheets.csv"
+# A profile written with a hyphen where the rules print an en dash ("Gork's Klaw - sweep").
+_HYPHEN_PROFILE = re.compile(r"^(?P<name>.+\S) - (?P<profile>[^-–]+)$")
+_NO_STAT = frozenset({"", "-"})
+# The export's ability groups; a group it adds later is read as datasheet abilities, reported.
+_GROUPS = {
+    "core": "core",
+    "faction": "faction",
+    "datasheet": "datasheet",
+    "wargear": "wargear",
+    "wargear profile": "wargear",
+}
+# Boxes of their own on the page, titled by the ability name; they read as datasheet abilities.
+_BOXED = ("special", "fortification", "primarch", "без заголовка")
+
+
+@dataclass
+class LinkMaps:
+    """The ids a datasheet may link to, by the export's row ids."""
+
+    stratagems: Links
+    enhancements: Links
+    detachment_rules: Links
+
+
+@dataclass
+class _Linked:
+    """The rows of every linked table, grouped by datasheet id."""
+
+    rows: dict[str, dict[str, list[Record]]] = field(default_factory=dict)
+
+    def of(self, table: str, datasheet_id: str) -> list[Record]:
+        return self.rows.get(table, {}).get(datasheet_id, [])
+
+
+_LINKED_TABLES = (
+    "Datasheets_abilities.csv",
+    "Datasheets_keywords.csv",
+    "Datasheets_models.csv",
+    "Datasheets_options.csv",
+    "Datasheets_wargear.csv",
+    "Datasheets_unit_composition.csv",
+    "Datasheets_models_cost.csv",
+    "Datasheets_stratagems.csv",
+    "Datasheets_enhancements.csv",
+    "Datasheets_detachment_abilities.csv",
+)
+
+
+def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
+    """One ``Datasheet`` per row of Datasheets.csv (virtual rows left out, reported)."""
+    linked = _group(ctx)
+    ids: dict[str, str] = {}
+    rows: list[tuple[Record, str, str]] = []
+    for record in ctx.table(SHEETS):
+        name = ctx.text(SHEETS, record, "name")
+        faction = ctx.faction_name(SHEETS, record, record.get("faction_id"))
+        if not name or not faction:
+            ctx.report.error(
+                "missing-field",
+                f"datasheet row {record.get('id')!r} has no {'name' if not name else 'faction'}"
+                "; left out",
+                line=record.line_start,
+                path=ctx.path(SHEETS),
+            )
+            continue
+        if record.get("virtual").strip().lower() == "true":
+            ctx.report.info(
+                "virtual-datasheet",
+                f"datasheet {name!r} is marked virtual (not a unit of its own); left out",
+                line=record.line_start,
+                path=ctx.path(SHEETS),
+            )
+            continue
+        ids[record.get("id")] = make_id(faction, name)
+        rows.append((record, name, faction))
+    _distinct_ids(ctx, rows, ids)
+    _report_orphans(ctx, linked, ids)
+    leads = _leader_links(ctx, ids)
+    built = [
+        _datasheet(ctx, record, name, faction, ids, linked, links, leads)
+        for record, name, faction in rows
+    ]
+    _report_dropped_columns(ctx)
+    if ctx.repeated_costs:
+        ctx.report.info(
+            "repeated-cost",
+            f"{ctx.repeated_costs} cost lines repeat a line of the same table exactly (the "
+            "export prints some cost tables more than once); left out",
+            path=ctx.path("Datasheets_models_cost.csv"),
+        )
+    return built
+
+
+def _group(ctx: ExportContext) -> _Linked:
+    linked = _Linked()
+    for table in _LINKED_TABLES:
+        groups: dict[str, list[Record]] = defaultdict(list)
+        for record in ctx.table(table):
+            groups[record.get("datasheet_id")].append(record)
+        linked.rows[table] = groups
+    return linked
+
+
+_SITE_SUFFIX = re.compile(r"-\d+$")
+
+
+def _distinct_ids(
+    ctx: ExportContext, rows: list[tuple[Record, str, str]], ids: dict[str, str]
+) -> None:
+    """Two datasheets of one faction that share a name, each with its own link (Space Marines'
+    and Black Templars' Terminator Squad), are two units, never variants of one: the one the
+    site lists first (its link without the site's ``-1`` suffix, else the first row) keeps the
+    plain id, each other one gets its source book in its id."""
+    groups: dict[tuple[int, str], list[tuple[Record, str, str]]] = defaultdict(list)
+    for row in rows:
+        record = row[0]
+        groups[(link_edition(record.get("link")) or ctx.edition, ids[record.get("id")])].append(row)
+    taken = set(ids.values())
+    for (_, plain), group in groups.items():
+        if len({r.get("link") for r, _, _ in group}) < 2:
+            continue  # one unit printed twice: merge says whether the copies agree
+        group.sort(key=lambda r: (bool(_SITE_SUFFIX.search(r[0].get("link"))), r[0].line_start))
+        for record, name, faction in group[1:]:
+            book = ctx.books.get(record.get("source_id"), "")
+            distinct = make_id(faction, f"{name} {book}") if book else ""
+            if not book or distinct in taken:
+                distinct = make_id(faction, f"{name} {record.get('id')}")
+            ids[record.get("id")] = distinct
+            taken.add(distinct)
+            ctx.report.info(
+                "distinct-datasheets",
+                f"datasheets {plain} and {distinct} share the name {name!r} but each has its own "
+                f"link and source book ({book or 'none given'}): two units, two ids",
+                line=record.line_start,
+                path=ctx.path(SHEETS),
+            )
+
+
+def _report_orphans(ctx: ExportContext, linked: _Linked, ids: dict[str, str]) -> None:
+    """Rows that hang off a datasheet Datasheets.csv does not hold (or holds as virtual) are
+    not part of any output: one warning per table and missing datasheet."""
+    for table, groups in linked.rows.items():
+        for key, rows in groups.items():
+            if key not in ids:
+                ctx.report.warning(
+                    "orphan-rows",
+                    f"{len(rows)} row(s) for datasheet {key!r}, which Datasheets.csv does not "
+                    "hold as a unit; left out",
+                    line=rows[0].line_start,
+                    path=ctx.path(table),
+                )
+
+
+def _leader_links(ctx: ExportContext, ids: dict[str, str]) -> dict[str, list[str]]:
+    """Both directions of Datasheets_leader.csv: ``leads[leader]`` holds the ids of the units
+    it can lead, ``leads["led_by:" + unit]`` the ids of the units that can lead it."""
+    table = "Datasheets_leader.csv"
+    leads: dict[str, list[str]] = defaultdict(list)
+    for record in ctx.table(table):
+        leader, attached = record.get("leader_id"), record.get("attached_id")
+        if attached in ids:
+            leads[leader].append(ids[attached])
+            if leader in ids:
+                leads[f"led_by:{attached}"].append(ids[leader])
+        else:
+            ctx.report.warning(
+                "dangling-link",
+                f"leader link to datasheet {attached!r}, which Datasheets.csv does not hold",
+                line=record.line_start,
+                path=ctx.path(table),
+            )
+    return leads
+
+
+def _datasheet(
+    ctx: ExportContext,
+    record: Record,
+    name: str,
+    faction: str,
+    ids: dict[str, str],
+    linked: _Linked,
+    links: LinkMaps,
+    leads: dict[str, list[str]],
+) -> Datasheet:
+    key = record.get("id")
+    models = linked.of("Datasheets_models.csv", key)
+    keywords, faction_keywords, scoped = _keywords(ctx, linked.of("Datasheets_keywords.csv", key))
+    profiles = _scoped_keywords(ctx, [_profile(ctx, row) for row in models], scoped, keywords)
+    return Datasheet(
+        id=ids[key],
+        name=name,
+        # the edition of the site that publishes it: Wahapedia's 11th-edition site also lists
+        # units whose rules were not updated yet, and they are played in 11th edition
+        edition=link_edition(record.get("link")) or ctx.edition,
+        is_support=flag(ctx, SHEETS, record, "is_support"),
+        sources=[ctx.source(SHEETS, record)],
+        faction=faction,
+        base_size=_base_size(ctx, models),
+        profiles=profiles,
+        weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key)),
+        abilities=_abilities(ctx, record, linked.of("Datasheets_abilities.csv", key), links),
+        damaged=_damaged(ctx, record),
+        wargear_options=_options(_lines(ctx, "Datasheets_options.csv", linked, key)),
+        unit_composition=_lines(ctx, "Datasheets_unit_composition.csv", linked, key),
+        loadout=ctx.optional(SHEETS, record, "loadout"),
+        points=_points(ctx, linked.of("Datasheets_models_cost.csv", key)),
+        leader=sorted(set(leads.get(key, []))),
+        led_by=sorted(set(leads.get(f"led_by:{key}", []))),
+        keywords=keywords,
+        faction_keywords=faction_keywords,
+        stratagems=_ids(
+            ctx, "Datasheets_stratagems.csv", "stratagem_id", linked, key, links.stratagems
+        ),
+        detachment_rules=_ids(
+            ctx,
+            "Datasheets_detachment_abilities.csv",
+            "detachment_ability_id",
+            linked,
+            key,
+            links.detachment_rules,
+        ),
+        enhancements=_ids(
+            ctx, "Datasheets_enhancements.csv", "enhancement_id", linked, key, links.enhancements
+        ),
+    )
+
+
+def _stat(ctx: ExportContext, table: str, row: Record, column: str, suffix: str = "") -> Stat:
+    return stat_from_export(ctx.text(table, row, column), suffix)
+
+
+def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> Stat | None:
+    """A characteristic as printed (``-`` kept); None only for an empty cell."""
+    text = ctx.text(table, row, column)
+    if not text:
+        return None
+    stat = parse_stat(text)
+    if stat.text.endswith("*"):
+        ctx.report.info(
+            "starred-stat",
+            f"{ctx.text(table, row, 'name')!r}: {column} {stat.text!r} is starred and the export "
+            "gives no condition for it; kept as printed",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    return stat
+
+
+def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
+    """The invulnerable save (``-``: none), with the condition the export gives for it
+    (``* Against ranged attacks only``) as its note."""
+    table = "Datasheets_models.csv"
+    invulnerable = ctx.text(table, row, "inv_sv")
+    note = re.sub(r"^\*+\s*", "", ctx.text(table, row, "inv_sv_descr")).strip()
+    if invulnerable in _NO_STAT:
+        if note:
+            ctx.report.warning(
+                "dropped-field",
+                f"a condition ({note!r}) for an invulnerable save the profile does not have; "
+                "left out",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+        return None
+    stat = stat_from_export(invulnerable, "+")
+    return stat.model_copy(update={"note": note}) if note else stat
+
+
+def _profile(ctx: ExportContext, row: Record) -> Profile:
+    table = "Datasheets_models.csv"
+    return Profile(
+        name=ctx.text(table, row, "name"),
+        movement=_optional_stat(ctx, table, row, "M"),
+        toughness=_optional_stat(ctx, table, row, "T"),
+        save=_optional_stat(ctx, table, row, "Sv"),
+        wounds=_optional_stat(ctx, table, row, "W"),
+        leadership=_optional_stat(ctx, table, row, "Ld"),
+        objective_control=_optional_stat(ctx, table, row, "OC"),
+        invulnerable_save=_invulnerable(ctx, row),
+    )
+
+
+def _base_size(ctx: ExportContext, models: list[Record]) -> str | None:
+    """The base size; when the models differ, each model's, as ``name: size``."""
+    table = "Datasheets_models.csv"
+    sizes: list[tuple[str, str]] = []
+    for row in models:
+        size = ctx.text(table, row, "base_size")
+        extra = ctx.text(table, row, "base_size_descr")
+        if extra:
+            size = f"{size} ({extra})" if size else extra
+        if size:
+            sizes.append((ctx.text(table, row, "name"), size))
+    distinct = list(dict.fromkeys(size for _, size in sizes))
+    if len(distinct) <= 1:
+        return distinct[0] if distinct else None
+    return "; ".join(f"{name}: {size}" for name, size in sizes)
+
+
+def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
+    table = "Datasheets_wargear.csv"
+    weapons: list[Weapon] = []
+    for row in rows:
+        name_cell = ctx.text(table, row, "name")
+        kind = ctx.text(table, row, "type").lower()
+        if not name_cell and not kind:
+            ctx.report.info(
+                "empty-row",
+                "wargear row without name or type (a placeholder of the export); skipped",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        if kind not in ("ranged", "melee"):
+            ctx.report.error(
+                "bad-weapon",
+                f"weapon {name_cell!r} has type {kind!r}, neither Ranged nor Melee; left out",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        weapons.append(_weapon(ctx, row, name_cell, kind))
+    return weapons
+
+
+def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapon:
+    table = "Datasheets_wargear.csv"
+    name, profile = split_profile(name_cell)
+    hyphen = _HYPHEN_PROFILE.match(name_cell) if profile is None else None
+    if hyphen:
+        name, profile = hyphen.group("name"), hyphen.group("profile")
+        ctx.report.info(
+            "hyphen-profile",
+            f"weapon {name_cell!r}: profile separated by a hyphen; read as {name!r} – {profile!r}",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    dice = ctx.text(table, row, "dice")
+    if dice:
+        ctx.report.info(
+            "dropped-field",
+            f"weapon {name_cell!r}: the roll that selects this profile ({dice!r}) has no field "
+            "in a weapon; left out",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    return Weapon(
+        name=name,
+        profile=profile,
+        type=kind,
+        range=_stat(ctx, table, row, "range", '"'),
+        attacks=_stat(ctx, table, row, "A"),
+        skill=_stat(ctx, table, row, "BS_WS", "+"),
+        strength=_stat(ctx, table, row, "S"),
+        armour_penetration=_stat(ctx, table, row, "AP"),
+        damage=_stat(ctx, table, row, "D"),
+        abilities=_weapon_abilities(ctx, row, name_cell),
+    )
+
+
+def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[WeaponAbility]:
+    table = "Datasheets_wargear.csv"
+    text = ctx.text(table, row, "description")
+    try:
+        parsed = _cached_abilities(text)
+    except ParseFailure as failure:
+        ctx.report.error(
+            "weapon-abilities",
+            f"weapon {name!r}: abilities {text!r} do not parse ({failure.message}); left out",
+            line=row.line_start,
+            path=ctx.path(table),
+            excerpt=failure.excerpt,
+        )
+        return []
+    report_unknown(parsed.unknown, name, ctx.report, row.line_start, ctx.path(table))
+    return list(parsed.abilities)
+
+
+@functools.lru_cache(maxsize=16384)
+def _cached_abilities(text: str) -> AbilityList:
+    """The export repeats the same keyword lists thousands of times; each is parsed once (the
+    models are immutable, so sharing them is safe). Raises ``ParseFailure``."""
+    return parse_ability_list(text)
+
+
+def _abilities(ctx: ExportContext, sheet: Record, rows: list[Record], links: LinkMaps) -> Abilities:
+    groups: dict[str, list[Ability]] = {"core": [], "faction": [], "datasheet": [], "wargear": []}
+    for row in rows:
+        group, ability = _ability(ctx, row)
+        if ability is not None:
+            groups[group].append(ability)
+    transport = ctx.text(SHEETS, sheet, "transport")
+    if transport:
+        # The transport capacity is a box of rules text on the datasheet; the contract has no
+        # field for it, so it is kept as the datasheet ability the page titles it by.
+        groups["datasheet"].append(Ability(name="Transport", text=transport))
+    return Abilities(**groups)
+
+
+def _ability(ctx: ExportContext, row: Record) -> tuple[str, Ability | None]:
+    table = "Datasheets_abilities.csv"
+    raw_group = ctx.text(table, row, "type").lower()
+    group = _GROUPS.get(raw_group)
+    if group is None:
+        group = "datasheet"
+        if not raw_group.startswith(_BOXED):
+            ctx.report.info(
+                "ability-group",
+                f"ability group {raw_group!r} not known; read as a datasheet ability",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+    name = ctx.text(table, row, "name")
+    glossary_id = row.get("ability_id")
+    if not name and glossary_id:
+        name = _glossary_name(ctx, glossary_id)
+    if not name and glossary_id:
+        # A link out of the export (a sample, or a row the site removed): the unit lacks it.
+        ctx.report.warning(
+            "dangling-link",
+            f"link to ability_id {glossary_id!r}, which the export does not hold; the "
+            "datasheet is without that ability",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+        return group, None
+    if (
+        glossary_id
+        and glossary_id not in ctx.glossary_names
+        and not ctx.text(table, row, "description")
+    ):
+        # A row that names the ability itself (``Cabal of Sorcerers (Aspiring Sorcerer only)``)
+        # and links the glossary's: the link is out of the export, only the name is read.
+        ctx.report.warning(
+            "dangling-link",
+            f"link to ability_id {glossary_id!r}, which the export does not hold; the ability "
+            f"keeps the name the row gives it, {name!r}",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+    if not name:
+        ctx.report.error(
+            "missing-field",
+            "ability row names no ability (neither a name nor an ability id); left out",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+        return group, None
+    parameter = ctx.text(table, row, "parameter")
+    text = ctx.optional(table, row, "description")
+    if group == "core":
+        ability = parse_core_ability(f"{name} {parameter}".strip())
+        return group, ability.model_copy(update={"text": text}) if text else ability
+    if group == "faction":
+        return group, Ability(name=name, parameter=parameter or None, text=text)
+    return group, named_ability(name, text)
+
+
+def _glossary_name(ctx: ExportContext, ability_id: str) -> str:
+    return ctx.glossary_names.get(ability_id, "")
+
+
+def _damaged(ctx: ExportContext, record: Record) -> Damaged | None:
+    wounds = ctx.text(SHEETS, record, "damaged_w")
+    text = ctx.text(SHEETS, record, "damaged_description")
+    if not wounds and not text:
+        return None
+    return Damaged(wounds=wounds, text=text)
+
+
+def _lines(ctx: ExportContext, table: str, linked: _Linked, key: str) -> list[str]:
+    rows = sorted(linked.of(table, key), key=_line_number)
+    return [text for row in rows if (text := ctx.text(table, row, "description"))]
+
+
+def _options(lines: list[str]) -> list[str]:
+    """Wargear options; the one line "None" is no option (as the dumps and pages read it)."""
+    return [] if [x.strip().lower() for x in lines] == ["none"] else lines
+
+
+def _line_number(row: Record) -> int:
+    raw = row.get("line")
+    return int(raw) if raw.isdigit() else 0
+
+
+def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
+    """The cost lines in order; a tier heading (``YOUR 4TH + UNIT COSTS``, no cost) says which
+    units the lines under it apply to, another heading (``WARGEAR OPTIONS``) makes the lines
+    under it add-ons."""
+    table = "Datasheets_models_cost.csv"
+    points: list[tuple[Points, int]] = []
+    reader = CostTable()
+    for row in sorted(rows, key=_line_number):
+        text = ctx.text(table, row, "description")
+        cost = row.get("cost").strip()
+        if not cost and (reader.heading(text) or reader.labels(text)):
+            continue
+        line = reader.line(text, cost)
+        if line is None:
+            ctx.report.warning(
+                "bad-cost",
+                f"cost {cost!r} of {text!r} is not a number of points; left out",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        if line.models is None:
+            ctx.report.info(
+                "cost-models",
+                f"cost line {line.text!r}: the number of models is not certain; models left empty",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+        points.append((line, row.line_start))
+    return _repeats_out(ctx, points)
+
+
+def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[Points]:
+    """The export prints some cost tables two or three times over (``YOUR UNIT COSTS`` /
+    ``YOUR UNIT COSTS`` / ``1 model|70`` / ``1 model|70`` …): a line that repeats an earlier one
+    exactly is left out (counted for one note of the whole export); two lines for the same models
+    and units at different costs are both kept and said aloud."""
+    kept: list[Points] = []
+    seen: dict[tuple[str, int | None, int | None, bool], int] = {}
+    for line, line_start in points:
+        key = (line.text, line.units_from, line.units_to, line.add_on)
+        if key not in seen:
+            seen[key] = line.points
+            kept.append(line)
+        elif seen[key] == line.points:
+            ctx.repeated_costs += 1
+        else:
+            ctx.report.warning(
+                "cost-conflict",
+                f"cost line {line.text!r} ({units_text(line.model_dump()) or 'every unit'}) costs {seen[key]} and "
+                f"{line.points} in the same table; both kept",
+                line=line_start,
+                path=ctx.path("Datasheets_models_cost.csv"),
+            )
+            kept.append(line)
+    return kept
+
+
+def _keywords(
+    ctx: ExportContext, rows: list[Record]
+) -> tuple[list[str], list[str], dict[str, tuple[list[str], Record]]]:
+    """Keywords in the dumps' form (upper case), faction keywords apart, each once, sorted: the
+    export's row order changes between exports while the keywords do not. Keywords whose
+    ``model`` column names one model (``ASPIRING SORCERER ONLY``; ``ALL MODELS`` and an empty
+    cell are the whole unit's) come apart too, by that model's name in upper case, each with the
+    first row that scopes it (for its line)."""
+    table = "Datasheets_keywords.csv"
+    plain: dict[str, None] = {}
+    faction: dict[str, None] = {}
+    scoped: dict[str, tuple[list[str], Record]] = {}
+    for row in rows:
+        keyword = ctx.text(table, row, "keyword").upper()
+        if not keyword:
+            continue
+        is_faction = row.get("is_faction_keyword").strip().lower() == "true"
+        model = _model_scope(ctx.text(table, row, "model"))
+        if model and not is_faction:
+            words, _ = scoped.setdefault(model, ([], row))
+            if keyword not in words:
+                words.append(keyword)
+            continue
+        (faction if is_faction else plain)[keyword] = None
+    return sorted(plain), sorted(faction), scoped
+
+
+_ONLY = re.compile(r"\s+ONLY$")
+
+
+def _model_scope(cell: str) -> str:
+    """The model a keyword row is scoped to, in upper case (``Aspiring Sorcerer only`` →
+    ``ASPIRING SORCERER``); empty for the whole unit (an empty cell, ``ALL MODELS``)."""
+    scope = _ONLY.sub("", " ".join(cell.split()).upper())
+    return "" if scope in ("", "ALL MODELS") else scope
+
+
+def _scoped_keywords(
+    ctx: ExportContext,
+    profiles: list[Profile],
+    scoped: dict[str, tuple[list[str], Record]],
+    keywords: list[str],
+) -> list[Profile]:
+    """Each model's own keywords on its profile (as the page reader puts them). A scope names a
+    profile exactly, or is the only profile whose name it holds as whole words (``SAINT
+    CELESTINE`` → the profile ``Celestine``); keywords scoped to no profile, or to several,
+    stay with the unit's, said aloud."""
+    table = "Datasheets_keywords.csv"
+    names = [profile.name.upper() for profile in profiles]
+    own: dict[int, set[str]] = defaultdict(set)
+    for model, (words, row) in scoped.items():
+        index = _profile_index(model, names)
+        if index is None:
+            ctx.report.warning(
+                "keyword-scope",
+                f"keywords {', '.join(words)} are scoped to {model!r}, which names no single "
+                f"model profile of the datasheet ({', '.join(names) or 'none'}); kept on the unit",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            keywords[:] = sorted(set(keywords) | set(words))
+            continue
+        own[index].update(words)
+    return [
+        profile.model_copy(update={"keywords": sorted(set(profile.keywords) | own[i])})
+        if i in own
+        else profile
+        for i, profile in enumerate(profiles)
+    ]
+
+
+def _profile_index(model: str, names: list[str]) -> int | None:
+    if model in names:
+        return names.index(model)
+    padded = f" {model} "
+    holding = [i for i, name in enumerate(names) if name and f" {name} " in padded]
+    return holding[0] if len(holding) == 1 else None
+
+
+def _ids(
+    ctx: ExportContext, table: str, column: str, linked: _Linked, key: str, known: Links
+) -> list[str]:
+    found: set[str] = set()
+    for row in linked.of(table, key):
+        target = row.get(column)
+        entity = known.get(target)
+        if entity is None:
+            ctx.report.warning(
+                "dangling-link",
+                f"link to {column} {target!r}, which the export does not hold",
+                line=row.line_start,
+                path=ctx.path(table),
+            )
+            continue
+        found.add(entity)
+    return sorted(found)
+
+
+def _report_dropped_columns(ctx: ExportContext) -> None:
+    counts = {
+        column: sum(1 for r in ctx.table(SHEETS) if r.get(column).strip())
+        for column in ("legend", "role", "leader_head", "leader_footer", "source_id")
+    }
+    dropped = ", ".join(f"{column} ({n} rows)" for column, n in counts.items() if n)
+    if dropped:
+        ctx.report.info(
+            "dropped-column",
+            f"Datasheets.csv columns with no field in a datasheet, left out: {dropped}",
+            path=ctx.path(SHEETS),
+        )

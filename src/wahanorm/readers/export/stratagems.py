@@ -1,0 +1,276 @@
+"""Stratagems from ``Stratagems.csv``, their description read by the dumps' Lark grammar.
+
+The source is ``Core`` for core stratagems, ``Boarding Actions`` for that expansion's, else the
+stratagem's detachment (or, for a stratagem without one, what its ``type`` column names). The
+timing comes from WHEN, as for the dumps; the export's own ``turn`` and ``phase`` columns are a
+second opinion: the run reports how often the two agree and every row where they do not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wahanorm.blocks.edition import Edition, own_edition
+from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
+from wahanorm.blocks.parse.stratagems import StratagemBody, parse_body, split_source
+from wahanorm.blocks.parse.timing import derive_timing
+from wahanorm.contract.ids import make_id
+from wahanorm.contract.models import Rule, Stratagem, Timing
+from wahanorm.errors import ParseFailure
+from wahanorm.readers.export.context import ExportContext
+from wahanorm.readers.export.rules import Links, detachment_of
+from wahanorm.readers.export.tables import Record
+from wahanorm.readers.export.timing import column_timing, compare, show_timing
+
+TABLE = "Stratagems.csv"
+_CP = re.compile(r"^\s*(\d+)\s*(?:CP)?\s*$", re.I)
+_TRAILING_STRATAGEM = re.compile(r"\s*(?:[–-]\s*)?(?:Stratagem)?\s*[–-]?\s*$", re.I)
+_ABILITY_TYPE = re.compile(r"\bAbility\s*$", re.I)
+
+
+@dataclass
+class TimingTally:
+    """How many stratagems' derived timing matched the export's turn and phase columns."""
+
+    compared: int = 0
+    agreed: int = 0
+    without_when: int = 0
+
+
+def stratagems(ctx: ExportContext) -> tuple[list[Stratagem], Links]:
+    """One ``Stratagem`` per row of Stratagems.csv, and the agreement report on timing."""
+    found: list[Stratagem] = []
+    links: Links = {}
+    tally = TimingTally()
+    for record in ctx.table(TABLE):
+        if is_ability_row(ctx.text(TABLE, record, "type")):
+            continue  # a move or shooting type, read by ``abilities``
+        stratagem = _stratagem(ctx, record, tally)
+        if stratagem is not None:
+            found.append(stratagem)
+            links[record.get("id")] = stratagem.id
+    _report_agreement(ctx, tally)
+    return found, links
+
+
+def is_ability_row(type_text: str) -> bool:
+    """Rows typed ``Movement Ability``, ``Shooting Ability`` … are rules of the game (moves,
+    shooting types), not stratagems."""
+    return _ABILITY_TYPE.search(type_text) is not None
+
+
+def abilities(ctx: ExportContext) -> list[Rule]:
+    """One ``Rule`` per ability row of Stratagems.csv, its ``type`` as its category and its
+    labelled sections (SET-UP DISTANCE, ELIGIBLE IF, WHILE MOVING …) read by the grammar."""
+    found: list[Rule] = []
+    for record in ctx.table(TABLE):
+        category = ctx.text(TABLE, record, "type")
+        if not is_ability_row(category):
+            continue
+        name = ctx.text(TABLE, record, "name")
+        text = ctx.text(TABLE, record, "description")
+        if not name or not text:
+            ctx.report.error(
+                "missing-field",
+                f"{category} row {record.get('id')!r} has no {'name' if not name else 'text'}; "
+                "left out",
+                line=record.line_start,
+                path=ctx.path(TABLE),
+            )
+            continue
+        namespace = ctx.faction_name(TABLE, record, record.get("faction_id")) or "core"
+        found.append(
+            Rule(
+                id=make_id(namespace, name),
+                name=name,
+                sources=[ctx.source(TABLE, record)],
+                text=text,
+                category=category,
+                sections=rule_sections(text, ctx.path(TABLE), record.line_start),
+                references=rule_references(text),
+            )
+        )
+    _report_ability_columns(ctx, found)
+    return found
+
+
+def _report_ability_columns(ctx: ExportContext, found: list[Rule]) -> None:
+    """What an ability row holds beyond a rule's fields (its ``phase``, e.g. ``Ability "Move"``,
+    a flavour) is said once."""
+    if not found:
+        return
+    dropped: dict[str, int] = {}
+    for record in ctx.table(TABLE):
+        if is_ability_row(ctx.text(TABLE, record, "type")):
+            for column in ("legend", "cp_cost", "turn", "phase", "detachment"):
+                if record.get(column).strip():
+                    dropped[column] = dropped.get(column, 0) + 1
+    held = ", ".join(f"{column} ({n} rows)" for column, n in dropped.items())
+    ctx.report.info(
+        "ability-rows",
+        f"{len(found)} rows of Stratagems.csv typed '… Ability' are rules, not stratagems"
+        + (f"; their columns with no field in a rule, left out: {held}" if held else ""),
+        path=ctx.path(TABLE),
+    )
+
+
+def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:
+    """(source, category) of a stratagem from its ``type`` column and detachment:
+    ``Core – Battle Tactic Stratagem`` → (``Core``, ``Battle Tactic``); a detachment's stratagem
+    takes the detachment's full name as its source."""
+    named, category = split_source(type_text) if type_text else ("", None)
+    named = _TRAILING_STRATAGEM.sub("", named)
+    if category is not None and category.lower() == "stratagem":
+        category = None
+    if named in ("Core", "Boarding Actions") and not detachment:
+        return named, category
+    return detachment or named or "Unknown", category
+
+
+def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Stratagem | None:
+    name = ctx.text(TABLE, record, "name")
+    if not name:
+        ctx.report.error(
+            "missing-field",
+            f"stratagem row {record.get('id')!r} has no name; left out",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+        return None
+    source, category = source_of(ctx.text(TABLE, record, "type"), detachment_of(ctx, TABLE, record))
+    if source == "Unknown":
+        ctx.report.warning(
+            "missing-field",
+            f"stratagem {name!r} names neither a type nor a detachment; source 'Unknown'",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+    body = description_body(ctx, record, name)
+    timing = derive_timing(body.when)
+    _compare_timing(ctx, record, name, body.when, timing, tally)
+    return Stratagem(
+        id=make_id(source, name),
+        name=name,
+        edition=_edition(ctx, source, category),
+        sources=[ctx.source(TABLE, record)],
+        cp=_cp(ctx, record, name),
+        source=source,
+        category=category,
+        flavour=ctx.optional(TABLE, record, "legend"),
+        when=body.when,
+        target=body.target,
+        effect=body.effect,
+        restrictions=body.restrictions,
+        timing=timing,
+    )
+
+
+def _edition(ctx: ExportContext, source: str, category: str | None) -> Edition:
+    """A core stratagem says its edition by its form (``Core – Battle Tactic Stratagem`` is 10th
+    edition, ``Core Stratagem`` 11th: an 11th-edition export still holds the 10th-edition core
+    stratagems, which no datasheet lists); any other is of the export's edition, as the
+    datasheets that list it (the 11th-edition datasheets list the Boarding Actions stratagems,
+    although Source.csv dates that book to 10th edition)."""
+    return own_edition("stratagem", None, source, category) or ctx.edition
+
+
+def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
+    raw = record.get("cp_cost").strip()
+    match = _CP.match(raw)
+    if match:
+        return int(match.group(1))
+    ctx.report.info(
+        "no-cost",
+        f"stratagem {name!r} has no CP cost ({raw!r}); cp left empty",
+        line=record.line_start,
+        path=ctx.path(TABLE),
+    )
+    return None
+
+
+def description_body(ctx: ExportContext, record: Record, name: str) -> StratagemBody:
+    """The labelled sections of the description. A description the grammar cannot read is an
+    error; its whole text is kept in ``effect`` so that no rule text is lost."""
+    text = ctx.text(TABLE, record, "description")
+    if not text:
+        ctx.report.warning(
+            "empty-text",
+            f"stratagem {name!r} has no description",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+        return StratagemBody()
+    try:
+        body = parse_body(text, ctx.path(TABLE), record.line_start)
+    except ParseFailure as failure:
+        ctx.report.error(
+            "stratagem-body",
+            f"stratagem {name!r}: {failure.message}; the whole description is kept as effect",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+            excerpt=failure.excerpt,
+        )
+        return StratagemBody(effect=text)
+    if body.trigger:
+        # The Aeldari manoeuvres: TRIGGER stands where WHEN would, and the contract has no
+        # trigger field; it is kept as the WHEN it plays the part of.
+        ctx.report.info(
+            "trigger-as-when",
+            f"stratagem {name!r} has TRIGGER instead of WHEN; kept as its when",
+            line=record.line_start,
+            path=ctx.path(TABLE),
+        )
+        if body.when is None:
+            body.when = body.trigger
+        else:
+            body.effect = "\n".join(x for x in (f"TRIGGER: {body.trigger}", body.effect) if x)
+    return body
+
+
+def _compare_timing(
+    ctx: ExportContext,
+    record: Record,
+    name: str,
+    when: str | None,
+    timing: Timing | None,
+    tally: TimingTally,
+) -> None:
+    columns = column_timing(ctx.text(TABLE, record, "turn"), ctx.text(TABLE, record, "phase"))
+    if when is None or timing is None:
+        tally.without_when += 1
+        return
+    if columns is None:
+        return
+    tally.compared += 1
+    disagreement = compare(when, timing, columns)
+    if disagreement is None:
+        tally.agreed += 1
+        return
+    ctx.report.warning(
+        "timing-disagrees",
+        f"stratagem {name!r}: WHEN gives {show_timing(timing)}, the export's turn/phase columns "
+        f"give {columns.show()}; the {_SIDE[disagreement.suspect]}: {disagreement.reason}",
+        line=record.line_start,
+        path=ctx.path(TABLE),
+    )
+
+
+_SIDE = {
+    "export": "export's columns look wrong",
+    "when": "WHEN looks incomplete",
+    "neither": "columns cannot say it",
+}
+
+
+def _report_agreement(ctx: ExportContext, tally: TimingTally) -> None:
+    if not tally.compared:
+        return
+    rate = 100 * tally.agreed / tally.compared
+    ctx.report.info(
+        "timing-agreement",
+        f"timing derived from WHEN agrees with the export's turn/phase columns for "
+        f"{tally.agreed} of {tally.compared} stratagems ({rate:.1f}%); "
+        f"{tally.without_when} without a WHEN not compared",
+        path=ctx.path(TABLE),
+    )
