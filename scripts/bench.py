@@ -12,10 +12,10 @@ import statistics
 import time
 from pathlib import Path
 
+from wahanorm import pipeline
 from wahanorm.blocks import grammar
 from wahanorm.outputs.canonical import render_outputs
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers import dump
+from wahanorm.pipeline import read_text
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
     for _ in range(args.rounds):
         for display, text in texts:
             t0 = time.perf_counter()
-            dump.extract_dump(text, display)
+            read_text(text, display, html=False)
             per_dump.append((time.perf_counter() - t0) * 1000)
     print(
         f"{len(texts)} dumps x {args.rounds} rounds: median {statistics.median(per_dump):.2f} ms "

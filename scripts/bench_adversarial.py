@@ -24,9 +24,9 @@ from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.blocks.parse.weapon_abilities import parse_weapon_abilities, split_weapon_name
 from wahanorm.contract.ids import slugify
 from wahanorm.errors import ParseFailure, Report
-from wahanorm.readers import dump
-from wahanorm.readers import generic_html as html_text
+from wahanorm.pipeline import read_text
 from wahanorm.readers.dump import segment
+from wahanorm.readers.generic_html import flatten as html_text
 
 
 def repeat(unit: str) -> Callable[[int], str]:
@@ -101,7 +101,7 @@ def _pass(run: Callable[[list], list]) -> Callable[[str], object]:  # type: igno
 STAGES: dict[str, Callable[[str], object]] = {
     **{f"clean.{name}": _pass(fn) for name, fn in PASSES},
     "segment": lambda text: segment.segment(clean(to_lines(text), Report())),
-    "extract_dump": lambda text: dump.extract_dump(text, "x.txt"),
+    "extract_dump": lambda text: read_text(text, "x.txt", html=False),
     "parse_weapon_abilities": _grammar(parse_weapon_abilities),
     "parse_weapon_abilities[…]": _grammar(lambda t: parse_weapon_abilities(f"[{t}]")),
     "split_weapon_name": _grammar(split_weapon_name),

@@ -36,7 +36,7 @@ def make_batch(folder: Path, copies: int) -> int:
 
 def run_one(inputs: str, jobs: int, cache: str | None) -> None:
     """In a child process: one conversion, its seconds and peak memory as JSON on stdout."""
-    from wahanorm.pipeline import convert as pipeline
+    from wahanorm import pipeline
     from wahanorm.pipeline.cache import Cache
 
     started = time.perf_counter()

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from wahanorm import pipeline
 from wahanorm.outputs.database import build_database
 from wahanorm.outputs.folder import write_outputs
 from wahanorm.outputs.output import Output
-from wahanorm.pipeline import convert as pipeline
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 DEFAULT = CORPUS / "wahapedia-10ed-2026-02-14"

@@ -24,8 +24,8 @@ EXPORTS = ("wahapedia-10ed-2025-11-14-html", "wahapedia-10ed-2026-02-14")
 
 def prepare(root: Path) -> tuple[Path, Path]:
     """Both exports converted into output folders under ``root``."""
+    from wahanorm import pipeline
     from wahanorm.outputs.folder import write_outputs
-    from wahanorm.pipeline import convert as pipeline
 
     folders = []
     for name in EXPORTS:

@@ -20,17 +20,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from wahanorm import pipeline
 from wahanorm.errors import Report
 from wahanorm.outputs.folder import write_outputs
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def convert(folder: Path, out: Path) -> tuple[int, int]:
     """Convert ``folder`` into ``out``; returns (entities, files written)."""
-    extraction = extract_export(folder, folder.name)
+    extraction = read_path(folder, folder.name)
     conversion = pipeline.assemble([extraction], Report(), 1)
     written, _ = write_outputs(out, conversion.files)
     return len(conversion.entities), written

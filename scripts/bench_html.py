@@ -16,7 +16,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from wahanorm.readers.page import dom, extract_page
+from wahanorm.blocks import html as dom
+from wahanorm.pipeline import read_text
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO.parent / "shared" / "html-pages"
@@ -43,7 +44,7 @@ def best_of(repeat: int, run: object) -> float:
 
 def read_one(path: Path) -> int:
     """Read one page; the number of entities (so the work cannot be skipped)."""
-    extraction = extract_page(path.read_text(encoding="utf-8"), path.name)
+    extraction = read_text(path.read_text(encoding="utf-8"), path.name, html=True)
     return len(extraction.entities) if extraction else 0
 
 
@@ -61,7 +62,7 @@ def main() -> None:
     print(f"{'page':45} {'KB':>6} {'read s':>8} {'parse s':>8} {'entities':>8}")
     for path in files:
         text = path.read_text(encoding="utf-8")
-        whole = best_of(args.repeat, lambda t=text, p=path: extract_page(t, p.name))
+        whole = best_of(args.repeat, lambda t=text, p=path: read_text(t, p.name, html=True))
         parse = best_of(args.repeat, lambda t=text: dom.parse(t))
         total += whole
         name = f"{path.parent.name}/{path.name}"

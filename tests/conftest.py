@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from wahanorm.pipeline import convert as pipeline
+from wahanorm import pipeline
 
 # Hypothesis: the suite runs one fixed set of examples on every machine and every run
 # (derandomized, no example database to replay last run's finds), whatever CI says. A long

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm.pipeline import convert as pipeline
+from wahanorm import pipeline
+from wahanorm.pipeline import run
 from wahanorm.pipeline.cache import Cache
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,18 +34,18 @@ def batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The inputs ``pipeline.extract`` is called on (in this process, so with jobs=1)."""
     seen: list[str] = []
-    real = pipeline.extract
+    real = run.extract
 
     def counting(item, *rest):  # type: ignore[no-untyped-def]
         seen.append(item.display)
         return real(item, *rest)
 
-    monkeypatch.setattr(pipeline, "extract", counting)
+    monkeypatch.setattr(run, "extract", counting)
     return seen
 
 
 def test_same_bytes_whatever_the_worker_count(batch: Path) -> None:
-    assert COPIES >= pipeline.PARALLEL_MIN  # jobs=2 really starts workers
+    assert COPIES >= run.PARALLEL_MIN  # jobs=2 really starts workers
     serial = pipeline.convert([Path("in")], jobs=1)
     parallel = pipeline.convert([Path("in")], jobs=2)
     assert serial.inputs == parallel.inputs == COPIES

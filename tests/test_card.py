@@ -5,13 +5,14 @@ that cannot drive the terminal."""
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 
 import pytest
 
 import wahanorm
 from wahanorm import cli
-from wahanorm.outputs.card import run_show, timing_text
+from wahanorm.outputs.card import timing_text
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "out"
@@ -132,17 +133,18 @@ class _Terminal(io.StringIO):
         return True
 
 
+def _shown_on(stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert cli.main(["show", "world-eaters/bloodthirster", "--out", str(OUT)]) == 0
+    return stream.getvalue()
+
+
 def test_bold_headings_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
-    terminal, pipe = _Terminal(), io.StringIO()
-    assert run_show("world-eaters/bloodthirster", OUT, None, terminal) == 0
-    assert run_show("world-eaters/bloodthirster", OUT, None, pipe) == 0
-    assert "\x1b[1mBLOODTHIRSTER\x1b[0m" in terminal.getvalue()
-    assert "\x1b" not in pipe.getvalue()
+    assert "\x1b[1mBLOODTHIRSTER\x1b[0m" in _shown_on(_Terminal(), monkeypatch)
+    assert "\x1b" not in _shown_on(io.StringIO(), monkeypatch)
     monkeypatch.setenv("NO_COLOR", "1")
-    plain = _Terminal()
-    assert run_show("world-eaters/bloodthirster", OUT, None, plain) == 0
-    assert "\x1b" not in plain.getvalue()
+    assert "\x1b" not in _shown_on(_Terminal(), monkeypatch)
 
 
 def test_control_characters_in_the_text_are_printed_escaped(

@@ -10,10 +10,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from wahanorm import cli
+from wahanorm import cli, pipeline
+from wahanorm.cli.convert import print_diagnostics
 from wahanorm.contract.models import Rule
 from wahanorm.errors import DiagnosticRow
-from wahanorm.pipeline import convert as pipeline
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -104,7 +104,7 @@ def test_many_diagnostics_of_one_code_in_one_input_are_counted_not_flooded(
         return DiagnosticRow(severity, "missing-entry", f"entry {line}", path, line, None, None)
 
     rows = [row("a.txt", n) for n in range(1, 9)] + [row("b.txt", 1), row("a.txt", 9, "error")]
-    cli._print_diagnostics(rows)
+    print_diagnostics(rows)
     err = capsys.readouterr().err.splitlines()
     assert err[:5] == [f"a.txt:{n}: warning: entry {n} [missing-entry]" for n in range(1, 6)]
     assert "b.txt:1: warning: entry 1 [missing-entry]" in err

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from wahanorm.pipeline import convert as pipeline
+from wahanorm import pipeline
 
 REPO = Path(__file__).resolve().parents[1]
 STRAKEN = REPO / "raw" / "004_915fe25d03f9d2ef.txt"

@@ -21,8 +21,9 @@ from test_diff_support import (
     weapon,
     write_out,
 )
+from wahanorm.cli.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, add, run
 from wahanorm.contract.models import Points
-from wahanorm.outputs.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, DiffReport, add_parser, run
+from wahanorm.outputs.diff.result import DiffReport
 
 
 def diff_of(
@@ -41,7 +42,7 @@ def diff_of(
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """The subcommand as the main CLI wires it."""
     parser = argparse.ArgumentParser(prog="wahanorm")
-    add_parser(parser.add_subparsers(dest="command", required=True))
+    add(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["diff", *argv])
     out, err = io.StringIO(), io.StringIO()
     code = run(args, out, err)

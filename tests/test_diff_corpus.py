@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from wahanorm.outputs.diff import DiffReport, Snapshot, diff_snapshots
-from wahanorm.pipeline import convert as pipeline
+from wahanorm import pipeline
+from wahanorm.outputs.diff.engine import Snapshot, diff_snapshots
+from wahanorm.outputs.diff.result import DiffReport
 
 OLD = "wahapedia-10ed-2025-11-14-html"
 NEW = "wahapedia-10ed-2026-02-14"

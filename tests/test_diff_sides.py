@@ -11,7 +11,8 @@ import pytest
 
 from test_diff import run_cli
 from test_diff_support import base_entities, berzerkers, blood_offering, bloodthirster, write_out
-from wahanorm.outputs.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, DiffReport
+from wahanorm.cli.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME
+from wahanorm.outputs.diff.result import DiffReport
 
 REPO = Path(__file__).resolve().parents[1]
 DUMP = REPO / "raw" / "000_47df9cafce3cbdb4.txt"
@@ -130,8 +131,8 @@ def test_raw_dumps_are_converted_on_the_fly(tmp_path: Path) -> None:
 
 
 def test_output_folder_against_its_raw_inputs_is_no_change(tmp_path: Path) -> None:
+    from wahanorm import pipeline
     from wahanorm.outputs.folder import write_outputs
-    from wahanorm.pipeline import convert as pipeline
 
     raw = edited_dump(tmp_path / "raw", "| 1 model | 70 |", "| 1 model | 70 |")
     write_outputs(tmp_path / "out", pipeline.convert([raw.parent]).files)

@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from wahanorm.contract.models import Datasheet
-from wahanorm.readers.dump import extract_dump
+from wahanorm.pipeline import read_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
 RAW = Path(__file__).parents[1] / "raw"
 
 
 def sheets(text: str) -> list[Datasheet]:
-    return [e for e in extract_dump(text, "x.txt").entities if isinstance(e, Datasheet)]
+    return [e for e in read_text(text, "x.txt", html=False).entities if isinstance(e, Datasheet)]
 
 
 def test_each_model_keeps_its_own_profile() -> None:

@@ -12,10 +12,10 @@ import pytest
 
 from conftest import shared_path
 from test_export_slice import FEB, SLICE
+from wahanorm import pipeline
 from wahanorm.blocks.edition import Edition, page_edition, settle_edition
 from wahanorm.outputs.diff.engine import Snapshot, diff_snapshots
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.dump import extract_dump
+from wahanorm.pipeline import read_text
 
 RAW = Path(__file__).parent.parent / "raw"
 SEED_11TH = RAW / "000_47df9cafce3cbdb4.txt"
@@ -46,7 +46,7 @@ def test_a_textcontent_dump_tells_it_by_its_glued_index() -> None:
 
 
 def test_every_entity_of_the_11th_edition_page_is_11th_edition() -> None:
-    extraction = extract_dump(SEED_11TH.read_text(encoding="utf-8"), "raw/000.txt")
+    extraction = read_text(SEED_11TH.read_text(encoding="utf-8"), "raw/000.txt", html=False)
     assert len(extraction.entities) > 80
     assert {e.edition for e in extraction.entities} == {11}
     assert not [d for d in extraction.report.diagnostics if d.code.startswith("edition")]
@@ -56,7 +56,7 @@ def test_a_numbered_rule_is_11th_edition_on_a_10th_edition_page() -> None:
     page = (RAW / "002_4ce5d9c8bc5975ce.txt").read_text(encoding="utf-8")
     numbered = "\n".join(lines(SEED_11TH)[405:419])  # COMMAND RE-ROLL15.02 … its EFFECT
     assert numbered.startswith("COMMAND RE-ROLL15.02\n1CP\nCore Stratagem")
-    extraction = extract_dump(page + "\n" + numbered + "\n", "mixed.txt")
+    extraction = read_text(page + "\n" + numbered + "\n", "mixed.txt", html=False)
     rerolls = {
         (e.edition, e.rule_number)  # type: ignore[union-attr]
         for e in extraction.entities
@@ -69,16 +69,18 @@ def test_a_numbered_rule_is_11th_edition_on_a_10th_edition_page() -> None:
 
 def test_a_page_that_does_not_tell_is_guessed_or_said() -> None:
     text = (DUMPS / "transport.txt").read_text(encoding="utf-8")
-    guessed = extract_dump(text, "transport.txt")
+    guessed = read_text(text, "transport.txt", html=False)
     assert {e.edition for e in guessed.entities} == {10}
     assert [d.code for d in guessed.report.diagnostics].count("edition-guessed") == 1
-    said = extract_dump(text, "transport.txt", edition=11)
+    said = read_text(text, "transport.txt", edition=11, html=False)
     assert {e.edition for e in said.entities} == {11}
     assert "edition-guessed" not in [d.code for d in said.report.diagnostics]
 
 
 def test_what_a_page_tells_wins_over_what_is_said() -> None:
-    extraction = extract_dump(SEED_11TH.read_text(encoding="utf-8"), "raw/000.txt", edition=10)
+    extraction = read_text(
+        SEED_11TH.read_text(encoding="utf-8"), "raw/000.txt", edition=10, html=False
+    )
     assert {e.edition for e in extraction.entities} == {11}
     [note] = [d for d in extraction.report.diagnostics if d.code == "edition-disagrees"]
     assert "--edition 10" in note.message and "11th" in note.message

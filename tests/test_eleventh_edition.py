@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
+from wahanorm import pipeline
 from wahanorm.blocks.parse.weapon_abilities import parse_ability_list
 from wahanorm.contract.models import Datasheet, Points, Rule, Stratagem, Weapon
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.dump import extract_dump
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path, read_text
+from wahanorm.pipeline.after_read import Extraction
 
 SAMPLE = "wahapedia-11ed-2026-09-13-sample"
 DUMPS = Path(__file__).parent / "fixtures" / "dumps"
@@ -25,7 +24,7 @@ DUMPS = Path(__file__).parent / "fixtures" / "dumps"
 @pytest.fixture(scope="module")
 def sample() -> Extraction:
     folder = shared_path("corpus", SAMPLE)
-    return extract_export(folder, f"corpus/{SAMPLE}")
+    return read_path(folder, f"corpus/{SAMPLE}")
 
 
 def _sheet(extraction: Extraction, entity_id: str) -> Datasheet:
@@ -213,7 +212,7 @@ def test_seed_000_numbered_names(seed: pipeline.Conversion) -> None:
 
 
 def _dump_sheet(name: str) -> tuple[Datasheet, Extraction]:
-    extraction = extract_dump((DUMPS / name).read_text(encoding="utf-8"), name)
+    extraction = read_text((DUMPS / name).read_text(encoding="utf-8"), name, html=False)
     [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
     return sheet, extraction
 
@@ -253,7 +252,7 @@ def test_line_layout_cost_lines_with_counts_and_an_add_on() -> None:
 @pytest.fixture(scope="module")
 def tenth() -> Extraction:
     name = "wahapedia-10ed-2026-02-14"
-    return extract_export(shared_path("corpus", name), f"corpus/{name}")
+    return read_path(shared_path("corpus", name), f"corpus/{name}")
 
 
 def test_export_cost_lines_count_models_and_add_ons(tenth: Extraction) -> None:
@@ -312,9 +311,9 @@ always takes the form <b>Firing Deck X</b>, as in Shooting (04).</div></span></d
 
 
 def test_saved_page_cost_tiers_add_on_and_dash() -> None:
-    from wahanorm.readers.page import extract_page
+    from wahanorm.pipeline import read_text
 
-    extraction = extract_page(PAGE, "pod.html")
+    extraction = read_text(PAGE, "pod.html", html=True)
     assert extraction is not None
     [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
     assert [
@@ -330,9 +329,9 @@ def test_saved_page_cost_tiers_add_on_and_dash() -> None:
 
 def test_saved_page_rule_number_split_off_a_tooltip_heading() -> None:
     """The 11th-edition glossary box (as the export's Abilities.csv holds it) in a tooltip."""
-    from wahanorm.readers.page import extract_page
+    from wahanorm.pipeline import read_text
 
-    extraction = extract_page(PAGE, "pod.html")
+    extraction = read_text(PAGE, "pod.html", html=True)
     assert extraction is not None
     [deck] = [e for e in extraction.entities if isinstance(e, Rule)]
     assert (deck.id, deck.name, deck.rule_number) == ("core/firing-deck", "FIRING DECK", "24.14")

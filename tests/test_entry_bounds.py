@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from fixture_pairs import FIXTURES, Pair, cases
+from wahanorm import pipeline
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.contract.models import DetachmentRule, Rule
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.dump import extract_dump
+from wahanorm.pipeline import read_text
+from wahanorm.pipeline.after_read import Extraction
 
 
 def _dump(name: str) -> Extraction:
-    return extract_dump((FIXTURES / "dumps" / name).read_text(encoding="utf-8"), "x.txt")
+    return read_text((FIXTURES / "dumps" / name).read_text(encoding="utf-8"), "x.txt", html=False)
 
 
 def _render(text: str) -> list[str]:

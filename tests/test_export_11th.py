@@ -11,13 +11,14 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from test_export_slice import FEB, SLICE, CanonicalJson
+from wahanorm import pipeline
 from wahanorm.contract.models import Datasheet, Detachment, Enhancement
 from wahanorm.outputs.canonical import canonical_json
 from wahanorm.outputs.diff.engine import Snapshot, diff_snapshots
 from wahanorm.outputs.diff.render_text import render_text
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.base import Entity, Extraction
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path
+from wahanorm.pipeline.after_read import Extraction
+from wahanorm.readers.base import Entity
 from wahanorm.readers.export.tables import header_form, undo_resave
 
 SAMPLE = "wahapedia-11ed-2026-09-13-sample"
@@ -26,12 +27,12 @@ RESAVED = "wahapedia-11ed-2026-09-13-sample-resaved"
 
 @pytest.fixture(scope="module")
 def eleventh() -> Extraction:
-    return extract_export(SLICE / SAMPLE, f"fixtures/{SAMPLE}")
+    return read_path(SLICE / SAMPLE, f"fixtures/{SAMPLE}")
 
 
 @pytest.fixture(scope="module")
 def resaved() -> Extraction:
-    return extract_export(SLICE / RESAVED, f"fixtures/{RESAVED}")
+    return read_path(SLICE / RESAVED, f"fixtures/{RESAVED}")
 
 
 def find(extraction: Extraction, kind: str, entity_id: str, edition: int) -> Entity:
@@ -85,7 +86,7 @@ def test_a_datasheet_listing_only_the_other_editions_version_is_reported(
     links = folder / "Datasheets_stratagems.csv"
     # the Warboss lists the 10th-edition GO TO GROUND (|GO TO GROUND|000008335010|Core – …)
     links.write_bytes(links.read_bytes() + b"000000001|000008335010|\r\n")
-    extraction = extract_export(folder, "linked")
+    extraction = read_path(folder, "linked")
     [warning] = [d for d in extraction.report.diagnostics if d.code == "edition-link"]
     assert "orks/warboss (11th edition) lists stratagem core/go-to-ground" in warning.message
 
@@ -96,10 +97,13 @@ def test_an_export_that_does_not_tell_its_edition(tmp_path: Path) -> None:
     (folder / "Factions.csv").write_text("id|name|link|\r\nORK|Orks||\r\n", "utf-8")
     (folder / "Datasheets.csv").write_text("id|name|faction_id|\r\n1|Boyz|ORK|\r\n", "utf-8")
     (folder / "Stratagems.csv").write_text("faction_id|name|id|\r\n", "utf-8")
-    guessed = extract_export(folder, "bare")
+    (folder / "Datasheets_models.csv").write_text(
+        'datasheet_id|line|name|M|T|Sv|W|Ld|OC|\r\n1|1|Boy|6"|5|5+|1|7+|2|\r\n', "utf-8"
+    )
+    guessed = read_path(folder, "bare")
     assert [e.edition for e in guessed.entities] == [10]
     assert [d.code for d in guessed.report.diagnostics].count("edition-guessed") == 1
-    said = extract_export(folder, "bare", edition=11)
+    said = read_path(folder, "bare", edition=11)
     assert [e.edition for e in said.entities] == [11]
     assert "edition-guessed" not in [d.code for d in said.report.diagnostics]
 
@@ -160,7 +164,7 @@ def test_new_columns_are_read_not_reported(eleventh: Extraction) -> None:
 
 
 def test_a_tenth_edition_export_does_not_miss_the_new_columns() -> None:
-    feb = extract_export(SLICE / FEB, f"fixtures/{FEB}")
+    feb = read_path(SLICE / FEB, f"fixtures/{FEB}")
     assert not [d for d in feb.report.diagnostics if d.code == "missing-column"]
     assert {e.edition for e in feb.entities} == {10}
     detachments = [e for e in feb.entities if isinstance(e, Detachment)]
@@ -205,7 +209,7 @@ def test_a_folder_of_other_tables_is_refused_with_one_error(tmp_path: Path) -> N
     folder.mkdir()
     (folder / "Datasheets.csv").write_text("id,name,faction_id\n1,Boyz,ORK\n", "utf-8")
     (folder / "Stratagems.csv").write_text("faction_id|name|id|\r\n", "utf-8")
-    refused = extract_export(folder, "spreadsheet")
+    refused = read_path(folder, "spreadsheet")
     assert refused.entities == []
     errors = [d for d in refused.report.diagnostics if d.severity == "error"]
     assert [d.code for d in errors] == ["not-an-export"]
@@ -220,7 +224,7 @@ def test_a_resave_that_cannot_be_undone_exactly_is_refused(tmp_path: Path) -> No
     stratagems = folder / "Stratagems.csv"
     # a quote opened and never closed: no line-by-line reading gives this line back
     stratagems.write_bytes(stratagems.read_bytes() + b'"AC|"broken\n')
-    refused = extract_export(folder, "broken")
+    refused = read_path(folder, "broken")
     assert refused.entities == []
     assert [d.code for d in refused.report.diagnostics if d.severity == "error"] == [
         "not-an-export"

@@ -14,8 +14,9 @@ import pytest
 from test_export_slice import SLICE
 from wahanorm.contract.models import Datasheet, Detachment, Enhancement, Rule, Stratagem, Weapon
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.readers.base import Entity, Extraction
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path
+from wahanorm.pipeline.after_read import Extraction
+from wahanorm.readers.base import Entity
 from wahanorm.readers.export.tables import undo_resave
 
 MORE = "wahapedia-11ed-2026-09-13-more"
@@ -24,12 +25,12 @@ MORE_RESAVED = "wahapedia-11ed-2026-09-13-more-resaved"
 
 @pytest.fixture(scope="module")
 def more() -> Extraction:
-    return extract_export(SLICE / MORE, f"fixtures/{MORE}")
+    return read_path(SLICE / MORE, f"fixtures/{MORE}")
 
 
 @pytest.fixture(scope="module")
 def more_resaved() -> Extraction:
-    return extract_export(SLICE / MORE_RESAVED, f"fixtures/{MORE_RESAVED}")
+    return read_path(SLICE / MORE_RESAVED, f"fixtures/{MORE_RESAVED}")
 
 
 def find(extraction: Extraction, kind: str, entity_id: str, edition: int = 11) -> Entity:
@@ -156,7 +157,7 @@ def test_keywords_scoped_to_no_profile_stay_on_the_unit_said_aloud(tmp_path: Pat
     shutil.copytree(SLICE / MORE, folder)
     models = folder / "Datasheets_models.csv"
     models.write_bytes(models.read_bytes().replace(b"|Aspiring Sorcerer|", b"|Acolyte|"))
-    extraction = extract_export(folder, MORE)
+    extraction = read_path(folder, MORE)
     rubric = sheet(extraction, "thousand-sons/rubric-marines")
     assert "PSYKER" in rubric.keywords
     assert all(p.keywords == [] for p in rubric.profiles)
@@ -327,7 +328,7 @@ def test_a_scope_naming_a_profile_in_more_words_finds_it(tmp_path: Path) -> None
     shutil.copytree(SLICE / MORE, folder)
     models = folder / "Datasheets_models.csv"
     models.write_bytes(models.read_bytes().replace(b"|Aspiring Sorcerer|", b"|Sorcerer|"))
-    extraction = extract_export(folder, MORE)
+    extraction = read_path(folder, MORE)
     rubric = sheet(extraction, "thousand-sons/rubric-marines")
     assert [(p.name, p.keywords) for p in rubric.profiles] == [
         ("Rubric Marine", []),
@@ -383,7 +384,7 @@ def _with_costs(tmp_path: Path, rows: str) -> Extraction:
     at = next(i for i, line in enumerate(kept) if line.startswith("000001035|"))
     text = "\r\n".join(kept[:at] + grafted + kept[at:])
     costs.write_bytes(("\ufeff" + text).encode("utf-8"))
-    return extract_export(folder, MORE)
+    return read_path(folder, MORE)
 
 
 def test_a_cost_table_printed_more_than_once(tmp_path: Path) -> None:

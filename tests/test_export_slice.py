@@ -11,8 +11,9 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from wahanorm.contract.models import Datasheet, Stratagem
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.readers.base import Entity, Extraction
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path
+from wahanorm.pipeline.after_read import Extraction
+from wahanorm.readers.base import Entity
 
 SLICE = Path(__file__).parent / "fixtures" / "export"
 NOV = "wahapedia-10ed-2025-11-14-html"
@@ -29,17 +30,17 @@ class CanonicalJson(SingleFileSnapshotExtension):
 @pytest.fixture(scope="module", params=[NOV, FEB])
 def export(request: pytest.FixtureRequest) -> Extraction:
     name: str = request.param
-    return extract_export(SLICE / name, f"fixtures/{name}")
+    return read_path(SLICE / name, f"fixtures/{name}")
 
 
 @pytest.fixture(scope="module")
 def feb() -> Extraction:
-    return extract_export(SLICE / FEB, f"fixtures/{FEB}")
+    return read_path(SLICE / FEB, f"fixtures/{FEB}")
 
 
 @pytest.fixture(scope="module")
 def nov() -> Extraction:
-    return extract_export(SLICE / NOV, f"fixtures/{NOV}")
+    return read_path(SLICE / NOV, f"fixtures/{NOV}")
 
 
 def by_id(extraction: Extraction, entity_id: str) -> Entity:

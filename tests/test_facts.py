@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
+from wahanorm import pipeline
 from wahanorm.contract.models import AnyEntity, Datasheet, Stratagem
-from wahanorm.pipeline import convert as pipeline
 
 ENTITY = TypeAdapter(AnyEntity)
 

@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
-from wahanorm import cli
+from wahanorm import cli, pipeline
+from wahanorm.blocks import decode as decoding
 from wahanorm.contract.ids import is_safe_id
-from wahanorm.pipeline import convert as pipeline
 from wahanorm.pipeline import discover as ingest
-from wahanorm.readers import dump
-from wahanorm.readers import generic_html as html_text
+from wahanorm.pipeline import read_text
+from wahanorm.readers import registry
+from wahanorm.readers.base import Source
+from wahanorm.readers.generic_html import flatten as html_text
 
 REPO = Path(__file__).resolve().parents[1]
 RAW = REPO / "raw"
@@ -215,7 +217,7 @@ def test_one_megabyte_single_line_finishes_and_is_reported(
 def test_file_over_the_size_limit_is_refused(
     work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ingest, "MAX_INPUT_BYTES", 60_000)
+    monkeypatch.setattr(decoding, "MAX_INPUT_BYTES", 60_000)
     shutil.copy(ORKS, work / "in" / "small.txt")  # 57 kB: under the limit
     (work / "in" / "huge.txt").write_text(ORKS.read_text() * 2, encoding="utf-8")
     size = (work / "in" / "huge.txt").stat().st_size
@@ -232,12 +234,12 @@ def test_file_over_the_size_limit_is_refused(
 def test_file_over_the_size_limit_is_never_read_whole(
     work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ingest, "MAX_INPUT_BYTES", 60_000)
+    monkeypatch.setattr(decoding, "MAX_INPUT_BYTES", 60_000)
     (work / "in" / "huge.txt").write_text(ORKS.read_text() * 2, encoding="utf-8")
     read_bytes = Path.read_bytes
 
     def guarded(self: Path) -> bytes:
-        if self.is_file() and self.stat().st_size > ingest.MAX_INPUT_BYTES:
+        if self.is_file() and self.stat().st_size > decoding.MAX_INPUT_BYTES:
             raise AssertionError(f"{self} read whole though over the limit")
         return read_bytes(self)
 
@@ -353,7 +355,7 @@ def test_two_dumps_pasted_into_one_file(work: Path, capsys: pytest.CaptureFixtur
     code, _, _ = convert(capsys)
     assert code == 0
     offset = first.count("\n")
-    alone = dump.extract_dump(second, "alone.txt").entities[0]
+    alone = read_text(second, "alone.txt", html=False).entities[0]
     assert alone.kind == "datasheet"
     bloodthirster = entity("10ed/datasheet/world-eaters/bloodthirster.json")
     archivist = entity("10ed/datasheet/unaligned-forces/the-archivist.json")
@@ -363,7 +365,7 @@ def test_two_dumps_pasted_into_one_file(work: Path, capsys: pytest.CaptureFixtur
     assert archivist["sources"][0]["line_start"] == offset + alone.sources[0].line_start
     # Each datasheet says what it says when its dump is converted alone.
     for sheet, text in ((bloodthirster, first), (archivist, second)):
-        own = dump.extract_dump(text, "alone.txt").entities[0].model_dump(mode="json")
+        own = read_text(text, "alone.txt", html=False).entities[0].model_dump(mode="json")
         assert {k: v for k, v in sheet.items() if k != "sources"} == {
             k: v for k, v in own.items() if k != "sources"
         }
@@ -590,7 +592,7 @@ def test_export_without_its_stratagems_table(
 ) -> None:
     folder = _export(work)
     (folder / "Stratagems.csv").unlink()
-    assert ingest.is_export_dir(folder)  # Datasheets.csv still marks it
+    assert registry.folder_reader(folder) is not None  # Datasheets.csv still marks it
     code, _, _ = convert(capsys)
     assert code == 0
     (missing,) = diagnostics("missing-table", "in/export/Stratagems.csv")
@@ -608,14 +610,14 @@ def test_a_crash_inside_one_input_becomes_a_diagnostic(
     work: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shutil.copy(ORKS, work / "in" / "boom.txt")
-    real = pipeline.extract_text
+    real = registry.read
 
-    def explode(text: str, display: str, fmt: ingest.Format, edition: Any = None) -> Any:
-        if display == "in/boom.txt":
+    def explode(source: Source, reader: Any, stage: Any = None) -> Any:
+        if source.display == "in/boom.txt":
             raise RecursionError("maximum recursion depth exceeded")
-        return real(text, display, fmt, edition)
+        return real(source, reader, stage)
 
-    monkeypatch.setattr(pipeline, "extract_text", explode)
+    monkeypatch.setattr(registry, "read", explode)
     result = pipeline.convert([Path("in")], jobs=1)
     assert result.failed == ["in/boom.txt"]
     (diag,) = [d for d in result.diagnostics if d.code == "internal-error"]

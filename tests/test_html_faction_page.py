@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from conftest import shared_path
+from wahanorm import pipeline
 from wahanorm.contract.models import DetachmentRule, Enhancement, Rule, Stratagem
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.base import Extraction
+from wahanorm.pipeline.after_read import Extraction
 
 HANDMADE = """<!DOCTYPE html><html><head><script>var x;</script></head><body>
 <div class="NavColumns"><a href="/">Factions</a><a href="/x">Show Core Stratagems</a></div>
@@ -41,7 +41,7 @@ If your Army Faction is <span class="kwb">TEST SWARM</span>, units are linked.<b
 
 
 def _extract(html: str, display: str) -> Extraction:
-    return pipeline.extract_text(html, display, "html")
+    return pipeline.read_text(html, display, html=True)
 
 
 def test_faction_page_entries_carry_faction_and_detachment() -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from wahanorm import pipeline
 from wahanorm.contract.models import Datasheet, DetachmentRule, Rule, Stratagem
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.pipeline import convert as pipeline
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.generic_html import html_to_text
-from wahanorm.readers.page import extract_page
+from wahanorm.pipeline import read_text
+from wahanorm.pipeline.after_read import Extraction
+from wahanorm.readers.generic_html.flatten import html_to_text
 
 FIXTURE = Path(__file__).parent / "fixtures" / "html" / "old_one_eye_trimmed.html"
 DISPLAY = "fixtures/old_one_eye_trimmed.html"
@@ -21,7 +21,7 @@ DISPLAY = "fixtures/old_one_eye_trimmed.html"
 
 @pytest.fixture(scope="module")
 def trimmed() -> Extraction:
-    extraction = extract_page(FIXTURE.read_text(encoding="utf-8"), DISPLAY)
+    extraction = read_text(FIXTURE.read_text(encoding="utf-8"), DISPLAY, html=True)
     assert extraction is not None
     return extraction
 
@@ -205,7 +205,7 @@ HANDMADE = """<!DOCTYPE html><html><head><script>var ad = 1;</script></head><bod
 
 @pytest.fixture(scope="module")
 def handmade() -> Extraction:
-    extraction = extract_page(HANDMADE, "handmade.html")
+    extraction = read_text(HANDMADE, "handmade.html", html=True)
     assert extraction is not None
     return extraction
 
@@ -270,12 +270,14 @@ def test_what_cannot_be_read_is_a_diagnostic(handmade: Extraction) -> None:
     ],
 )
 def test_broken_pages_never_raise(html: str) -> None:
-    extraction = extract_page(html, "broken.html")
-    assert extraction is None or extraction.report.diagnostics or extraction.entities
+    extraction = read_text(html, "broken.html", html=True)
+    assert extraction.report.diagnostics or extraction.entities
 
 
 def test_other_html_is_not_a_datasheet_page() -> None:
-    assert extract_page("<html><body><p>Hello</p></body></html>", "x.html") is None
+    extraction = read_text("<html><body><p>Hello</p></body></html>", "x.html", html=True)
+    assert "generic-html" in [d.code for d in extraction.report.diagnostics]
+    assert extraction.entities == []
 
 
 def test_other_html_goes_through_the_text_path_with_a_diagnostic() -> None:
@@ -285,7 +287,7 @@ def test_other_html_goes_through_the_text_path_with_a_diagnostic() -> None:
         "<h2>Notes</h2><p>First <b>line</b></p><ul><li>one</li><li>two</li></ul></body></html>"
     )
     assert html_to_text(html) == "Notes\nFirst line\n- one\n- two\n"
-    extraction = pipeline.extract_text(html, "notes.html", "html")
+    extraction = pipeline.read_text(html, "notes.html", html=True)
     [generic] = [d for d in extraction.report.diagnostics if d.code == "generic-html"]
     assert "not a Wahapedia datasheet page" in generic.message
     assert extraction.entities == []

@@ -16,8 +16,8 @@ from wahanorm.blocks.clean.characters import normalize_text
 from wahanorm.contract.hashing import content_hash
 from wahanorm.contract.models import Datasheet
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.page import extract_page
+from wahanorm.pipeline import read_text
+from wahanorm.pipeline.after_read import Extraction
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -57,7 +57,7 @@ KNOWN_DIFFERENCES: dict[str, dict[str, tuple[object, object]]] = {
 @cache
 def _extraction(page: str) -> Extraction:
     path = shared_path("html-pages", page)
-    extraction = extract_page(path.read_text(encoding="utf-8"), page)
+    extraction = read_text(path.read_text(encoding="utf-8"), page, html=True)
     assert extraction is not None
     return extraction
 
@@ -281,12 +281,14 @@ def test_named_facts() -> None:
 
 @pytest.mark.parametrize("page", PAGES, ids=_page_id)
 def test_page_and_its_text_dump_give_the_same_datasheet(page: str) -> None:
-    from wahanorm.readers.dump import extract_dump
-    from wahanorm.readers.generic_html import html_to_text
+    from wahanorm.pipeline import read_text
+    from wahanorm.readers.generic_html.flatten import html_to_text
 
     html = shared_path("html-pages", page).read_text(encoding="utf-8")
     from_page = _sheet(page)
-    from_dump = [e for e in extract_dump(html_to_text(html), page).entities if e.id == from_page.id]
+    from_dump = [
+        e for e in read_text(html_to_text(html), page, html=False).entities if e.id == from_page.id
+    ]
     assert len(from_dump) == 1
     assert canonical_json(from_dump[0].model_copy(update={"sources": []})) == canonical_json(
         from_page.model_copy(update={"sources": []})

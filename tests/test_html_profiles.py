@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from wahanorm.contract.models import Datasheet, Profile
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.page import extract_page
+from wahanorm.pipeline import read_text
+from wahanorm.pipeline.after_read import Extraction
 
 FIXTURES = Path(__file__).parent / "fixtures" / "html"
 
 
 def _page(name: str) -> Extraction:
-    extraction = extract_page((FIXTURES / name).read_text(encoding="utf-8"), name)
+    extraction = read_text((FIXTURES / name).read_text(encoding="utf-8"), name, html=True)
     assert extraction is not None
     return extraction
 
@@ -101,7 +101,7 @@ def test_a_printed_dash_is_passed_on_as_printed() -> None:
         '</div><div class="dsCharWrap"><div class="dsCharName">T</div>'
         '<div class="dsCharValue">10</div></div>'
     )
-    extraction = extract_page(_frame(chars), "wall.html")
+    extraction = read_text(_frame(chars), "wall.html", html=True)
     assert extraction is not None
     [profile] = _sheet(extraction).profiles
     assert profile.movement is not None and profile.movement.text == "-"
@@ -109,7 +109,7 @@ def test_a_printed_dash_is_passed_on_as_printed() -> None:
 
 
 def test_a_profile_without_characteristics_is_a_warning() -> None:
-    extraction = extract_page(_frame(""), "wall.html")
+    extraction = read_text(_frame(""), "wall.html", html=True)
     assert extraction is not None
     [warning] = [d for d in extraction.report.diagnostics if d.code == "profile-empty"]
     assert warning.severity == "warning" and warning.line
@@ -117,7 +117,7 @@ def test_a_profile_without_characteristics_is_a_warning() -> None:
 
 def test_keywords_for_a_model_no_profile_names_stay_on_the_unit_aloud() -> None:
     keywords = "KEYWORDS: <span>INFANTRY</span><span><b>Sergeant</b>: <span>CHARACTER</span></span>"
-    extraction = extract_page(_frame("", keywords), "wall.html")
+    extraction = read_text(_frame("", keywords), "wall.html", html=True)
     assert extraction is not None
     assert _sheet(extraction).keywords == ["CHARACTER", "INFANTRY"]
     assert [d.code for d in extraction.report.diagnostics if d.code == "html-keyword-scope"]
@@ -134,7 +134,7 @@ def test_a_box_under_the_weapons_is_kept_or_said_aloud() -> None:
         'unit, it can be your Warlord.</div><div class="dsNote">A note nobody names.</div>'
         "</div></div></div>"
     )
-    extraction = extract_page(html, "gunner.html")
+    extraction = read_text(html, "gunner.html", html=True)
     assert extraction is not None
     sheet = _sheet(extraction)
     assert [(a.name, a.text) for a in sheet.abilities.datasheet] == [
@@ -159,7 +159,7 @@ def test_characteristic_boxes_without_a_profile_wrap_are_read() -> None:
         '<div class="dsAbility"><div class="dsCharWrap"><div class="dsCharName">LD</div>'
         '<div class="dsCharValue">+1</div></div></div></div>'
     )
-    extraction = extract_page(html, "flyer.html")
+    extraction = read_text(html, "flyer.html", html=True)
     assert extraction is not None
     [profile] = _sheet(extraction).profiles
     assert (profile.name, _stats(profile)) == ("Flyer", ['20+"', "10", "3+", "14", "7+", "0"])
@@ -174,7 +174,7 @@ def test_weapon_abilities_in_kwbw_spans_are_split_off_the_name() -> None:
         '<span class="kwbw dsColorSM"><span class="tt kwbu">pistol</span></span></span></td>'
         '<td>12"</td><td>1</td><td>3+</td><td>4</td><td>0</td><td>1</td></tr></table></div>'
     )
-    extraction = extract_page(html, "gunner.html")
+    extraction = read_text(html, "gunner.html", html=True)
     assert extraction is not None
     [weapon] = _sheet(extraction).weapons
     assert (weapon.name, [a.id for a in weapon.abilities]) == ("Bolt pistol", ["pistol"])
@@ -224,7 +224,7 @@ def test_conditional_weapon_ability_in_spans_is_read_whole(spans: str) -> None:
         f'<b class="dsWeaponName">Kustom Shoota</b> {spans}</span></td>'
         '<td>18"</td><td>4</td><td>5+</td><td>4</td><td>0</td><td>1</td></tr></table></div>'
     )
-    extraction = extract_page(html, "warboss.html")
+    extraction = read_text(html, "warboss.html", html=True)
     assert extraction is not None
     [weapon] = _sheet(extraction).weapons
     assert weapon.name == "Kustom Shoota"
@@ -263,7 +263,7 @@ def _hunter_page(rows: str) -> Extraction:
         '<div class="dsHeader">RANGED WEAPONS</div></td></tr></tbody>'
         f'<tbody class="bkg">{rows}</tbody></table></div>'
     )
-    extraction = extract_page(html, "tankbustas.html")
+    extraction = read_text(html, "tankbustas.html", html=True)
     assert extraction is not None
     return extraction
 

@@ -15,16 +15,15 @@ from pathlib import Path
 import pytest
 
 from wahanorm.contract.models import Datasheet, Stat, Weapon
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.dump import extract_dump
+from wahanorm.pipeline import read_text
+from wahanorm.pipeline.after_read import Extraction
 from wahanorm.readers.dump.textcontent import _costs, is_textcontent
-from wahanorm.readers.page import extract_page
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dumps"
 
 
 def _read(name: str) -> Extraction:
-    return extract_dump((FIXTURES / name).read_text(encoding="utf-8"), name)
+    return read_text((FIXTURES / name).read_text(encoding="utf-8"), name, html=False)
 
 
 def _cells(w: Weapon) -> tuple[Stat, ...]:
@@ -133,7 +132,7 @@ def test_weapon_without_a_characteristic_on_a_page_is_a_warning() -> None:
         '<table class="wTable"><tr><td class="dsHeader"></td><td><div class="dsHeader">'
         "MELEE WEAPONS</div></td></tr></table></div>"
     )
-    extraction = extract_page(html, "gunner.html")
+    extraction = read_text(html, "gunner.html", html=True)
     assert extraction is not None
     warnings = {d.code: d for d in extraction.report.diagnostics if d.severity == "warning"}
     assert "skill" in warnings["weapon-characteristic-missing"].message
@@ -174,7 +173,7 @@ def test_textcontent_of_handmade_pages_gives_the_page_datasheet(page: str) -> No
     html = (Path(__file__).parent / "fixtures" / "html" / f"{page}.html").read_text(
         encoding="utf-8"
     )
-    from_page = extract_page(html, f"{page}.html")
+    from_page = read_text(html, f"{page}.html", html=True)
     assert from_page is not None
     extraction = _read(f"textcontent_{page}.txt")
     [page_sheet] = [e for e in from_page.entities if isinstance(e, Datasheet)]
@@ -190,13 +189,13 @@ def test_textcontent_of_handmade_pages_gives_the_page_datasheet(page: str) -> No
 def test_textcontent_cut_short_says_where_its_faction_came_from() -> None:
     text = (FIXTURES / "textcontent_small.txt").read_text(encoding="utf-8")
     cut = text[: text.index("=== KEYWORDS ===")]
-    extraction = extract_dump(cut, "cut.txt")
+    extraction = read_text(cut, "cut.txt", html=False)
     [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
     assert sheet.id == "adeptus-astartes/test-squad"  # the page's title is not in the text
     [warning] = [d for d in extraction.report.diagnostics if d.code == "textcontent-faction"]
     assert warning.line == 2
     before_faction = cut[: cut.index("FACTION KEYWORDS")]
-    nothing = extract_dump(before_faction, "cut.txt")
+    nothing = read_text(before_faction, "cut.txt", html=False)
     assert nothing.entities == []
     assert [d.code for d in nothing.report.diagnostics if d.severity == "error"] == [
         "textcontent-no-faction"
@@ -216,7 +215,7 @@ def test_an_unknown_weapon_ability_on_a_page_is_said_once_per_name() -> None:
         '<table class="wTable"><tr><td class="dsHeader"></td><td><div class="dsHeader">'
         f"RANGED WEAPONS</div></td></tr>{row('Gun')}{row('Other gun')}</table></div>"
     )
-    extraction = extract_page(html, "gunner.html")
+    extraction = read_text(html, "gunner.html", html=True)
     assert extraction is not None
     [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
     assert [[a.name for a in w.abilities] for w in sheet.weapons] == [["PSYCHIC ASSASSIN"]] * 2

@@ -26,7 +26,7 @@ from wahanorm.contract.ids import is_safe_id
 from wahanorm.contract.models import AnyEntity
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.readers import dump
+from wahanorm.pipeline import read_text
 
 TOKENS = [
     "WHEN:",
@@ -174,7 +174,7 @@ dump_text = st.one_of(any_text, any_text.map(lambda t: DUMP_HEAD + t))
 
 @given(text=dump_text)
 def test_extract_dump_never_raises_and_emits_valid_json(text: str) -> None:
-    extraction = dump.extract_dump(text, "x.txt")
+    extraction = read_text(text, "x.txt", html=False)
     for entity in extraction.entities:
         assert is_safe_id(entity.id), entity.id
         emitted = canonical_json(entity)

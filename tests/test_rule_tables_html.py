@@ -25,8 +25,8 @@ from wahanorm.errors import Report
 from wahanorm.outputs.database import build_database
 from wahanorm.outputs.diff.compare import compare_entities
 from wahanorm.outputs.output import Output
-from wahanorm.readers.base import Extraction
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path
+from wahanorm.pipeline.after_read import Extraction
 from wahanorm.readers.export.markup import field_parts, html_to_parts, html_to_parts_bs4
 from wahanorm.readers.page.tooltips import TooltipContext, read_tooltips
 
@@ -37,7 +37,7 @@ PAGE = REPO / "tests" / "fixtures" / "html" / "tooltip_tables.html"
 
 @pytest.fixture(scope="module")
 def export() -> Extraction:
-    return extract_export(EXPORT, "export_tables")
+    return read_path(EXPORT, "export_tables")
 
 
 def _entity(extraction: Extraction, entity_id: str) -> Rule | DetachmentRule:
@@ -146,7 +146,8 @@ def test_the_export_reports_a_missing_table_at_its_line(tmp_path: Path) -> None:
     )
     (tmp_path / "Detachment_abilities.csv").write_bytes(text[:start] + text[end:])
     (tmp_path / "Factions.csv").write_bytes((EXPORT / "Factions.csv").read_bytes())
-    extraction = extract_export(tmp_path, "cut")
+    (tmp_path / "Stratagems.csv").write_bytes((EXPORT / "Stratagems.csv").read_bytes())
+    extraction = read_path(tmp_path, "cut")
     [missing] = [d for d in extraction.report.diagnostics if d.code == "table-missing"]
     assert (missing.severity, missing.line) == ("warning", 2)
     assert _entity(extraction, "windrider-host/ride-the-wind").tables == []

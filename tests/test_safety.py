@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from wahanorm import pipeline
 from wahanorm.contract.ids import slugify
 from wahanorm.contract.layout import entity_relpath
 from wahanorm.contract.models import Rule, SourceRef
 from wahanorm.errors import Report
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.pipeline import convert as pipeline
 from wahanorm.pipeline.merge import merge_entities
 
 REPO = Path(__file__).resolve().parents[1]

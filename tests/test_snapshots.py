@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from syrupy.assertion import SnapshotAssertion
 
-from wahanorm.pipeline import convert as pipeline
+from wahanorm import pipeline
 
 
 def test_every_sample_output_file(

@@ -9,8 +9,7 @@ import pytest
 from conftest import shared_path
 from wahanorm.contract.models import Datasheet
 from wahanorm.outputs.canonical import canonical_json
-from wahanorm.readers.dump import extract_dump
-from wahanorm.readers.page import extract_page
+from wahanorm.pipeline import read_text
 
 PAGES = [
     "astra-militarum/Baneblade",
@@ -34,9 +33,9 @@ def _sheet(entities: list[object]) -> Datasheet:
 def test_textcontent_dump_gives_the_page_datasheet(page: str) -> None:
     html = shared_path("html-pages", f"{page}.html").read_text(encoding="utf-8")
     dump = shared_path("textcontent-dumps", page.replace("/", "__") + ".txt")
-    from_page = extract_page(html, page)
+    from_page = read_text(html, page, html=True)
     assert from_page is not None
-    extraction = extract_dump(dump.read_text(encoding="utf-8"), dump.name)
+    extraction = read_text(dump.read_text(encoding="utf-8"), dump.name, html=False)
     page_sheet, dump_sheet = _sheet(from_page.entities), _sheet(extraction.entities)
     page_json, dump_json = page_sheet.model_dump(mode="json"), dump_sheet.model_dump(mode="json")
     for name in COMPARED:

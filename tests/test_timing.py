@@ -8,7 +8,7 @@ import pytest
 from fixture_pairs import FIXTURES, Pair, cases
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.models import Timing
-from wahanorm.readers.export import extract_export
+from wahanorm.pipeline import read_path
 from wahanorm.readers.export.timing import column_timing, compare
 
 
@@ -102,7 +102,7 @@ def test_column_without_a_turn_is_not_compared() -> None:
 
 def test_export_disagreement_names_the_side() -> None:
     folder = FIXTURES / "export" / "wahapedia-10ed-2026-02-14"
-    extraction = extract_export(folder, folder.name)
+    extraction = read_path(folder, folder.name)
     [found] = [d for d in extraction.report.diagnostics if d.code == "timing-disagrees"]
     assert found.message == (
         "stratagem 'SELFLESS BODYGUARD': WHEN gives your opponent's shooting, either player's "

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from wahanorm.contract.models import Diagnostic, Index
     from wahanorm.outputs.diff.engine import Snapshot
     from wahanorm.outputs.diff.result import DiffReport
-    from wahanorm.pipeline.convert import Conversion
+    from wahanorm.pipeline.run import Conversion
     from wahanorm.readers.base import Entity
 
 PathLike = str | Path
@@ -58,7 +58,7 @@ class Loaded:
 def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
     """Convert files and folders (text dumps, saved pages, CSV export folders) into entities and
     diagnostics. Nothing is written; a bad input is a diagnostic, never an exception."""
-    from wahanorm.pipeline import convert as pipeline
+    from wahanorm import pipeline
 
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     conversion = pipeline.convert([Path(p) for p in given], jobs=jobs)
@@ -68,12 +68,12 @@ def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
 def parse_text(text: str, *, format: TextFormat = "text", name: str = "<string>") -> Result:
     """Parse one text dump (``format="text"``) or one saved HTML page (``"html"``) given as a
     string; ``name`` is the path the sources and diagnostics will name."""
+    from wahanorm import pipeline
     from wahanorm.errors import Report
-    from wahanorm.pipeline import convert as pipeline
 
     if format not in ("text", "html"):
         raise UsageError(f"format must be 'text' or 'html', not {format!r}")
-    extraction = pipeline.extract_text(text, name, "html" if format == "html" else "dump")
+    extraction = pipeline.extract_text(text, name, html=format == "html")
     return _result(pipeline.assemble([extraction], Report(), 1))
 
 
@@ -121,7 +121,9 @@ def _snapshot(side: PathLike | Result) -> Snapshot:
 
     if isinstance(side, Result):
         return Snapshot("<result>", "inputs", side.files())
-    return load_side(str(side))[0]
+    from wahanorm.pipeline import converted
+
+    return load_side(str(side), converted)[0]
 
 
 def _result(conversion: Conversion) -> Result:

@@ -1,4 +1,4 @@
-"""``wahanorm show NAME-OR-ID``: one entity of an output folder as a card on the terminal.
+"""One entity of an output folder as a card (``wahanorm show NAME-OR-ID``).
 
 The entity is found through ``index.json`` by id or by a forgiving name match (case, spacing
 and punctuation do not matter; a part of the name or a near miss will do); when several match,
@@ -14,79 +14,58 @@ printed with its control characters escaped, so no rules text can drive the term
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-import os
 import re
-import shutil
 import textwrap
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import Any
 
 from wahanorm.contract.vocabulary import cost_text, timing_text, weapon_title
-from wahanorm.errors import WahanormError
 from wahanorm.outputs.output import JSON, Output
 
-EXIT_SHOWN = 0
-EXIT_NOT_ONE = 2  # nothing matched, or several did: the user must say more
 MAX_CHOICES = 30
 CURRENT_EDITION = 11
 """The edition shown when a name or id is in both editions and ``--edition`` does not say."""
 
 
-def run_show(
-    query: str, out: Path, kind: str | None, stream: TextIO, edition: int | None = None
-) -> int:
-    """Find ``query`` in the output folder ``out`` (among one ``kind``, one ``edition`` when
-    given) and print its card to ``stream``; choices and errors go to stderr."""
-    import sys
+@dataclass
+class Lookup:
+    """What a query found: the entry to show (None when it names no single entity), notes
+    on it (its other editions), and the lines that say why none is shown (the choices)."""
 
+    shown: JSON | None
+    notes: list[str] = dataclasses.field(default_factory=list)
+    problem: list[str] = dataclasses.field(default_factory=list)
+
+
+def look_up(output: Output, query: str, kind: str | None, edition: int | None) -> Lookup:
+    """The entity ``query`` names in ``output`` (among one ``kind``, one ``edition`` when
+    given), or why there is not one."""
     if not query.strip():
-        print(
-            "wahanorm show: give a name or an id to show (e.g. 'command re-roll')", file=sys.stderr
-        )
-        return EXIT_NOT_ONE
-    try:
-        with Output.reading(out) as output:
-            card = _card(output, query, kind, edition, stream)
-    except WahanormError as exc:
-        print(f"wahanorm show: {exc.message}", file=sys.stderr)
-        return EXIT_NOT_ONE
-    if card is None:
-        return EXIT_NOT_ONE
-    stream.write(card)
-    return EXIT_SHOWN
-
-
-def _card(
-    output: Output, query: str, kind: str | None, edition: int | None, stream: TextIO
-) -> str | None:
-    """The card of the one entity ``query`` names in ``output``, or None (choices or the
-    problem said on stderr)."""
-    import sys
-
+        return Lookup(None, problem=["give a name or an id to show (e.g. 'command re-roll')"])
     entries = [e for e in output.entries if _wanted(e, kind, edition)]
     found = find(entries, query)
     chosen, others = pick(found)
     if chosen is None:
-        _print_choices(query, found, entries, sys.stderr)
-        return None
-    entity = output.entity(chosen)
-    for other in others:
-        ed = _edition(other)
-        print(
-            f"wahanorm show: {_clean(str(other['id']))} is also in the {_ordinal(ed)} "
-            f"edition (--edition {ed} shows it)",
-            file=sys.stderr,
-        )
-    styled = stream.isatty() and not os.environ.get("NO_COLOR")
-    width = shutil.get_terminal_size((100, 24)).columns if stream.isatty() else 100
+        return Lookup(None, problem=_choices(query, found, entries))
+    notes = [
+        f"{_clean(str(other['id']))} is also in the {_ordinal(_edition(other))} edition "
+        f"(--edition {_edition(other)} shows it)"
+        for other in others
+    ]
+    return Lookup(chosen, notes)
+
+
+def card_of(output: Output, entry: JSON, bold: bool, width: int) -> str:
+    """The card of one index entry's entity; an entity file off the contract raises the
+    ``InputError`` that says where."""
     try:
-        return render(entity, Style(styled, max(60, min(width, 140))))
+        return render(output.entity(entry), Style(bold, max(60, min(width, 140))))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        print(f"wahanorm show: {output.not_the_contract(chosen, exc).message}", file=sys.stderr)
-        return None
+        raise output.not_the_contract(entry, exc) from exc
 
 
 # --- finding ----------------------------------------------------------------------------------
@@ -154,34 +133,33 @@ def find(entries: Sequence[JSON], query: str) -> list[JSON]:
     return [e for e in entries if _slug(str(e["name"])) in close]
 
 
-def _print_choices(query: str, found: list[JSON], entries: list[JSON], err: TextIO) -> None:
+def _choices(query: str, found: list[JSON], entries: list[JSON]) -> list[str]:
+    """Why nothing is shown: nothing named so (with near names), or the entities to choose
+    from, one line per entity (kind and id) naming its editions, the current one first."""
     if not found:
-        print(f"wahanorm show: nothing is named {_clean(query)!r}", file=err)
+        lines = [f"nothing is named {_clean(query)!r}"]
         hints = difflib.get_close_matches(
             _slug(query), sorted({_slug(str(e["name"])) for e in entries}), n=5, cutoff=0.5
         )
         if hints:
-            print(f"  did you mean: {', '.join(hints)}?", file=err)
-        return
-    # One line per entity (kind and id), naming its editions, the current one first: an id
-    # in both editions is one choice (shown in the current edition, with a note).
+            lines.append(f"  did you mean: {', '.join(hints)}?")
+        return lines
     groups: dict[tuple[str, str], list[JSON]] = {}
     for entry in found:
         groups.setdefault((str(entry["id"]), str(entry["kind"])), []).append(entry)
-    print(f"wahanorm show: {len(groups)} entities match {_clean(query)!r}; give an id:", file=err)
+    lines = [f"{len(groups)} entities match {_clean(query)!r}; give an id:"]
     for (entity_id, kind), group in sorted(groups.items())[:MAX_CHOICES]:
         shown, _ = pick(group)
         first = shown or group[0]
         editions = sorted({_edition(e) for e in group}, key=lambda ed: (ed != _edition(first), -ed))
         said = " and ".join(_ordinal(ed) for ed in editions)
         plural = "s" if len(editions) > 1 else ""
-        print(
-            f"  {_clean(entity_id)}  ({kind}, {said} edition{plural}: "
-            f"{_clean(str(first['name']))})",
-            file=err,
+        lines.append(
+            f"  {_clean(entity_id)}  ({kind}, {said} edition{plural}: {_clean(str(first['name']))})"
         )
     if len(groups) > MAX_CHOICES:
-        print(f"  … and {len(groups) - MAX_CHOICES} more", file=err)
+        lines.append(f"  … and {len(groups) - MAX_CHOICES} more")
+    return lines
 
 
 # --- rendering --------------------------------------------------------------------------------

@@ -1,0 +1,57 @@
+"""The run: discover → reader → after-read chain → merge → write.
+
+``convert`` is the whole run over files and folders; ``read_text`` and ``read_path`` read one
+input through its reader and the chain (what ``convert`` does per input).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wahanorm.pipeline.run import Conversion, Progress, assemble, convert, extract, extract_text
+
+if TYPE_CHECKING:
+    from wahanorm.blocks.edition import Edition
+    from wahanorm.outputs.diff.sides import Converted
+    from wahanorm.pipeline.after_read import Extraction
+
+
+def read_text(
+    text: str, display: str, *, html: bool | None = None, edition: Edition | None = None
+) -> Extraction:
+    """One input given as a string (``html``: a saved page or other HTML; False: a text dump;
+    None: told by a leading tag), through its reader and the chain."""
+    return extract_text(text, display, html=html, edition=edition)
+
+
+def read_path(
+    path: Path, display: str | None = None, *, edition: Edition | None = None
+) -> Extraction:
+    """One file or folder input (a dump, a page, an export folder), through its reader and
+    the chain; ``display`` is how sources and diagnostics name it (default: the path)."""
+    from wahanorm.pipeline.discover import display_path
+    from wahanorm.readers.base import Source
+
+    return extract(Source(path, display or display_path(path), edition=edition))
+
+
+def converted(paths: list[Path]) -> Converted:
+    """Raw inputs converted in memory, as a diff or a crosscheck takes a side of them."""
+    from wahanorm.outputs.diff.sides import Converted
+
+    conversion = convert(paths)
+    return Converted(conversion.files, len(conversion.entities), conversion.errors)
+
+
+__all__ = [
+    "Conversion",
+    "Progress",
+    "assemble",
+    "convert",
+    "converted",
+    "extract",
+    "extract_text",
+    "read_path",
+    "read_text",
+]

@@ -1,14 +1,77 @@
-"""Checks on what a text reader made, before anything is written: would-be entities that no
-source holds (a name the length of a sentence, an id too long to be a name, a datasheet with
-neither a profile nor a weapon) are errors and never entities; data a datasheet should have and
-lacks (a profile, a characteristic of a profile or of a weapon) is a warning."""
+"""The after-read chain: run once, in one place, on what every reader read, so that every check
+runs on every input, whatever its format.
+
+``STEPS`` in order: the edition stamped (an entity's own sign, else its source's, else its
+part's, else ``--edition``, else 10th with a warning); implausible would-be entities (a name the
+length of a sentence, an id too long to be a name, a datasheet with neither a profile nor a
+weapon) dropped as errors; data a datasheet lacks (a profile, a characteristic, its weapons)
+said as warnings; the same entity printed twice in one input kept once; a datasheet that lists
+an entity the input holds only in the other edition said.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from wahanorm.blocks.edition import Edition, own_edition, settle_edition
+from wahanorm.contract.hashing import content_hash
 from wahanorm.contract.models import Datasheet, Profile, Weapon
 from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 from wahanorm.errors import Report
-from wahanorm.readers.base import Entity
+from wahanorm.readers.base import EditionSign, Entity, Part, Reading
+
+
+@dataclass
+class Extraction:
+    """What one input gives after the chain: its entities, its report, the data's version."""
+
+    path: str
+    entities: list[Entity] = field(default_factory=list)
+    report: Report = field(default_factory=Report)
+    data_version: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.report.path:
+            self.report.path = self.path
+
+
+Step = Callable[[list[Entity], Report], list[Entity]]
+
+
+def finish(reading: Reading, said: Edition | None = None) -> Extraction:
+    """The chain on one reader's reading: ``said`` is the user's ``--edition``."""
+    report = reading.report
+    entities = stamp_editions(reading.parts, said, report)
+    for _name, step in STEPS:
+        entities = step(entities, report)
+    return Extraction(reading.path, entities, report, reading.data_version)
+
+
+def stamp_editions(parts: list[Part], said: Edition | None, report: Report) -> list[Entity]:
+    """Each entity with its edition: its own heading's (a numbered rule, a core stratagem's
+    form), else what its own source tells (an export row's link), else its part's."""
+    stamped: list[Entity] = []
+    for part in parts:
+        sign = part.sign
+
+        def warn(code: str, message: str, at: EditionSign = sign) -> None:
+            report.warning(code, message, line=at.line, path=at.path)
+
+        page = settle_edition(sign.edition, said, sign.told, sign.untold, warn)
+        for position, entity in enumerate(part.entities):
+            edition = own_edition(
+                entity.kind,
+                getattr(entity, "rule_number", None),
+                getattr(entity, "source", None),
+                getattr(entity, "category", None),
+            )
+            edition = edition or part.own.get(position) or page
+            if entity.edition != edition:
+                entity = entity.model_copy(update={"edition": edition})
+            stamped.append(entity)
+    return stamped
+
 
 MAX_NAME_WORDS = 10
 """More words than any unit, rule or stratagem name has (the longest are about seven)."""
@@ -38,23 +101,56 @@ def keep_plausible(entities: list[Entity], report: Report) -> list[Entity]:
         if reason is None:
             kept.append(entity)
             continue
-        line = entity.sources[0].line_start if entity.sources else None
+        source = entity.sources[0] if entity.sources else None
         report.error(
             "implausible-entity",
             f"{entity.kind} {entity.name[:60]!r} not kept: {reason}; the layout of this text "
             "was not understood here",
-            line=line,
+            line=source.line_start if source else None,
+            path=source.path if source else None,
         )
     return kept
 
 
-def report_missing_data(sheet: Datasheet, report: Report) -> None:
+def report_missing_data(entities: list[Entity], report: Report) -> list[Entity]:
+    """Warnings for what the datasheets show without (``missing_data``); the entities as they
+    are. A datasheet without a weapon is a note (fortifications have none), but most of an
+    input's datasheets without one is a warning: its weapon table was cut."""
+    sheets = [e for e in entities if isinstance(e, Datasheet)]
+    for sheet in sheets:
+        missing_data(sheet, report)
+    unarmed = [s for s in sheets if s.profiles and not s.weapons]
+    for sheet in unarmed:
+        report.info(
+            "weapons-missing",
+            f"datasheet {sheet.name!r} has no weapon",
+            line=sheet.sources[0].line_start if sheet.sources else None,
+            path=sheet.sources[0].path if sheet.sources else None,
+        )
+    if len(unarmed) >= MANY_UNARMED and len(unarmed) * 10 > len(sheets):
+        report.warning(
+            "many-without-weapons",
+            f"{len(unarmed)} of {len(sheets)} datasheets have no weapon (a few fortifications "
+            "have none; this many means the weapons were not read: is the weapon table whole?)",
+        )
+    return entities
+
+
+MANY_UNARMED = 2
+"""With more than a tenth of an input's datasheets, this many without a weapon is a warning."""
+
+
+def missing_data(sheet: Datasheet, report: Report) -> None:
     """Warnings for what a datasheet shows without: a model profile, a characteristic of a
     profile, a characteristic of a weapon."""
     line = sheet.sources[0].line_start if sheet.sources else None
+    path = sheet.sources[0].path if sheet.sources else None
     if not sheet.profiles:
         report.warning(
-            "profile-missing", f"datasheet {sheet.name!r} has no model profile", line=line
+            "profile-missing",
+            f"datasheet {sheet.name!r} has no model profile",
+            line=line,
+            path=path,
         )
     for profile in sheet.profiles:
         missing = _missing(profile, PROFILE_CHARACTERISTICS)
@@ -63,6 +159,7 @@ def report_missing_data(sheet: Datasheet, report: Report) -> None:
                 "characteristic-missing",
                 f"{sheet.name!r}, profile {profile.name!r}: no {', '.join(missing)}",
                 line=line,
+                path=path,
             )
     for weapon in sheet.weapons:
         missing = _missing(weapon, WEAPON_CHARACTERISTICS)
@@ -71,6 +168,7 @@ def report_missing_data(sheet: Datasheet, report: Report) -> None:
                 "weapon-characteristic-missing",
                 f"{sheet.name!r}, weapon {weapon.name!r}: no {', '.join(missing)}",
                 line=line,
+                path=path,
             )
 
 
@@ -81,3 +179,64 @@ def _missing(model: Profile | Weapon, fields: tuple[str, ...]) -> list[str]:
         if stat is None or not stat.text.strip():
             names.append(name.replace("_", " "))
     return names
+
+
+def drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
+    """The same entity printed twice in one input (same kind, id, edition and content: a page
+    repeats a rule under each tooltip that links it) is kept once, said as a note. Same id with
+    different content stays twice, for merge to report."""
+    seen: dict[tuple[str, str, str], Entity] = {}
+    kept: list[Entity] = []
+    for entity in entities:
+        key = (entity.kind, entity.id, content_hash(entity))  # the hash holds the edition
+        if key in seen:
+            first = seen[key].sources[0].line_start if seen[key].sources else 0
+            source = entity.sources[0] if entity.sources else None
+            report.info(
+                "duplicate-dropped",
+                f"{entity.kind} {entity.name!r} printed again (first at line {first})",
+                source.line_start if source else None,
+                path=source.path if source else None,
+            )
+            continue
+        seen[key] = entity
+        kept.append(entity)
+    return kept
+
+
+LISTS = (
+    ("stratagem", "stratagems"),
+    ("enhancement", "enhancements"),
+    ("detachment_rule", "detachment_rules"),
+)
+
+
+def check_edition_links(entities: list[Entity], report: Report) -> list[Entity]:
+    """A datasheet lists the entities of its own edition; one that lists an entity the input
+    holds only in the other edition is said (the link is kept)."""
+    held = {(e.edition, e.kind, e.id) for e in entities}
+    for sheet in entities:
+        if not isinstance(sheet, Datasheet):
+            continue
+        other = 21 - sheet.edition  # 10 ↔ 11
+        for kind, field_name in LISTS:
+            for entity_id in getattr(sheet, field_name):
+                if (sheet.edition, kind, entity_id) in held or (other, kind, entity_id) not in held:
+                    continue
+                report.warning(
+                    "edition-link",
+                    f"datasheet {sheet.id} ({sheet.edition}th edition) lists {kind} "
+                    f"{entity_id}, which the input holds only in {other}th edition",
+                    line=sheet.sources[0].line_start if sheet.sources else None,
+                    path=sheet.sources[0].path if sheet.sources else None,
+                )
+    return entities
+
+
+STEPS: list[tuple[str, Step]] = [
+    ("keep_plausible", keep_plausible),
+    ("report_missing_data", report_missing_data),
+    ("drop_repeats", drop_repeats),
+    ("check_edition_links", check_edition_links),
+]
+"""The chain after the edition is stamped, in order; each name is the function's name."""

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import orjson
 
 from wahanorm import __version__
+from wahanorm.blocks import decode as decoding
 from wahanorm.errors import DiagnosticRow
-from wahanorm.pipeline import discover as ingest
-from wahanorm.pipeline.discover import InputItem
+from wahanorm.readers.base import Source
 
 if TYPE_CHECKING:
-    from wahanorm.readers.base import Extraction
+    from wahanorm.pipeline.after_read import Extraction
 
 DEFAULT_CACHE = Path(".wahanorm-cache")
 
@@ -55,7 +55,7 @@ def program_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def input_key(item: InputItem) -> str | None:
+def input_key(item: Source) -> str | None:
     """Content key of one input, or None when it cannot be read (it is then not cached)."""
     digest = hashlib.sha256(program_fingerprint().encode())
     digest.update(item.display.encode())
@@ -66,13 +66,13 @@ def input_key(item: InputItem) -> str | None:
         digest.update(item.data)
         return digest.hexdigest()
     try:
-        if item.format == "export":
+        if item.is_folder:
             for path in sorted(item.path.iterdir()):
                 if path.is_file():
                     digest.update(path.name.encode())
                     digest.update(path.read_bytes())
-        elif item.path.stat().st_size > ingest.MAX_INPUT_BYTES:
-            return None  # refused by ingest with a diagnostic; never read whole to hash it
+        elif item.path.stat().st_size > decoding.MAX_INPUT_BYTES:
+            return None  # refused when read with a diagnostic; never read whole to hash it
         else:
             digest.update(item.path.read_bytes())
     except OSError:
@@ -280,7 +280,7 @@ def _extraction_of(value: Any) -> Extraction:
 
     from wahanorm.contract.models import AnyEntity, Diagnostic
     from wahanorm.errors import Report
-    from wahanorm.readers.base import Extraction
+    from wahanorm.pipeline.after_read import Extraction
 
     if not isinstance(value, dict) or not isinstance(value.get("path"), str):
         raise BadEntry("not an extraction")

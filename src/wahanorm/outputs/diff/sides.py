@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath
@@ -12,18 +14,32 @@ from wahanorm.outputs.diff import gitrev
 from wahanorm.outputs.diff.engine import Snapshot
 from wahanorm.outputs.diff.result import SideSource
 from wahanorm.outputs.folder import JOURNAL, existing_outputs, reading
-from wahanorm.pipeline import convert as pipeline
 
 
-def load_side(spec: str, cwd: Path | None = None) -> tuple[Snapshot, list[str]]:
-    """The output files of one side, and notes for stderr (e.g. conversion errors)."""
+@dataclass(frozen=True)
+class Converted:
+    """Raw inputs converted in memory: the output files, and how many entities and errors."""
+
+    files: dict[str, str]
+    entities: int
+    errors: int
+
+
+Convert = Callable[[list[Path]], Converted]
+"""How raw inputs become output files: the caller's (the pipeline's), since outputs know no
+reader."""
+
+
+def load_side(spec: str, convert: Convert, cwd: Path | None = None) -> tuple[Snapshot, list[str]]:
+    """The output files of one side, and notes for stderr (e.g. conversion errors); raw inputs
+    go through ``convert``."""
     here = cwd or Path.cwd()
     path = Path(spec) if Path(spec).is_absolute() else here / spec
     if path.exists():
-        return _from_path(spec, path)
+        return _from_path(spec, path, convert)
     if gitrev.split_spec(spec) is None:
         raise InputError(f"{spec}: no such file or folder")
-    return _from_git(spec, here)
+    return _from_git(spec, here, convert)
 
 
 def is_output_folder(path: Path) -> bool:
@@ -31,7 +47,7 @@ def is_output_folder(path: Path) -> bool:
     return (path / INDEX_NAME).is_file()
 
 
-def _from_path(spec: str, path: Path) -> tuple[Snapshot, list[str]]:
+def _from_path(spec: str, path: Path, convert: Convert) -> tuple[Snapshot, list[str]]:
     if is_output_folder(path) or (path / JOURNAL).exists():
         with reading(path) as whole:
             if not whole:
@@ -40,7 +56,7 @@ def _from_path(spec: str, path: Path) -> tuple[Snapshot, list[str]]:
                 )
             files = existing_outputs(path)
             return Snapshot(spec, "output", files), _index_notes(spec, files)
-    return _convert(spec, [path], "inputs")
+    return _convert(spec, [path], "inputs", convert)
 
 
 def _index_notes(spec: str, files: dict[str, str]) -> list[str]:
@@ -63,9 +79,11 @@ def _index_notes(spec: str, files: dict[str, str]) -> list[str]:
     ]
 
 
-def _convert(spec: str, paths: list[Path], source: SideSource) -> tuple[Snapshot, list[str]]:
+def _convert(
+    spec: str, paths: list[Path], source: SideSource, convert: Convert
+) -> tuple[Snapshot, list[str]]:
     """Raw inputs through the whole pipeline, in memory."""
-    conversion = pipeline.convert(paths)
+    conversion = convert(paths)
     if not conversion.entities:
         raise InputError(
             f"{spec}: no rules found to compare ({conversion.errors} errors; "
@@ -80,7 +98,7 @@ def _convert(spec: str, paths: list[Path], source: SideSource) -> tuple[Snapshot
     return Snapshot(spec, source, conversion.files), notes
 
 
-def _from_git(spec: str, cwd: Path) -> tuple[Snapshot, list[str]]:
+def _from_git(spec: str, cwd: Path, convert: Convert) -> tuple[Snapshot, list[str]]:
     files = gitrev.read_tree(spec, cwd)
     if INDEX_NAME in files:
         texts = {
@@ -96,7 +114,9 @@ def _from_git(spec: str, cwd: Path) -> tuple[Snapshot, list[str]]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         single = len(files) == 1 and "/" not in next(iter(files))
-        return _convert(spec, [root / next(iter(files))] if single else [root], "git-inputs")
+        return _convert(
+            spec, [root / next(iter(files))] if single else [root], "git-inputs", convert
+        )
 
 
 def _decode(spec: str, rel: str, data: bytes) -> str:

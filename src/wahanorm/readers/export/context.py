@@ -10,9 +10,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wahanorm.blocks.edition import Edition, as_edition, link_edition, settle_edition
+from wahanorm.blocks.edition import Edition, as_edition, link_edition
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
+from wahanorm.readers.base import EditionSign
 from wahanorm.readers.export.markup import field_parts, field_text, thawed
 from wahanorm.readers.export.tables import (
     Record,
@@ -96,10 +97,10 @@ class ExportContext:
     """Source.csv: the name of each source book, by its row id."""
     repeated_costs: int = 0
     """Cost lines left out because they repeat a line of the same table exactly."""
-    said: Edition | None = None
-    """The edition the user said (``--edition``), for an export that does not tell its own."""
-    edition: Edition = 10
-    """The export's edition: its links' (``/wh40k11ed/``), else its Source.csv's newest."""
+    told: Edition | None = None
+    """The edition the export tells: its links' (``/wh40k11ed/``), else its Source.csv's
+    newest; None when it tells none."""
+    _links_told: bool = False
     source_editions: dict[str, Edition] = field(default_factory=dict)
     """Source.csv: the edition of each source book, by lower-case name."""
 
@@ -190,24 +191,24 @@ class ExportContext:
                 if (found := link_edition(record.get("link"))) is not None:
                     links[found] += 1
         books = max(self.source_editions.values(), default=None)
-        self.edition = self._told(links, books)
-
-    def _told(self, links: Counter[Edition], books: Edition | None) -> Edition:
-        found = links.most_common(1)[0][0] if links else books
-        sign = "its links" if links else "Source.csv"
-        if links and books is not None and books != found:
+        self.told = links.most_common(1)[0][0] if links else books
+        self._links_told = bool(links)
+        if links and books is not None and books != self.told:
             self.report.warning(
                 "edition-disagrees",
-                f"the export's links say {found}th edition, its Source.csv's newest book "
-                f"{books}th; read as {found}th",
+                f"the export's links say {self.told}th edition, its Source.csv's newest book "
+                f"{books}th; read as {self.told}th",
                 path=self.display,
             )
-        return settle_edition(
-            found,
-            self.said,
+
+    def edition_sign(self) -> EditionSign:
+        """What the export tells of its edition, for the after-read chain to settle."""
+        sign = "its links" if self._links_told else "Source.csv"
+        return EditionSign(
+            self.told,
             f"{sign} say",
             "nothing in the export tells its edition (no wahapedia link, no edition in Source.csv)",
-            lambda code, message: self.report.warning(code, message, path=self.display),
+            path=self.display,
         )
 
     def table(self, name: str) -> Table:

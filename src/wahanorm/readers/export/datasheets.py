@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from wahanorm.blocks.edition import link_edition
+from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
 from wahanorm.blocks.parse.points import CostTable
 from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
@@ -90,8 +90,10 @@ _LINKED_TABLES = (
 )
 
 
-def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
-    """One ``Datasheet`` per row of Datasheets.csv (virtual rows left out, reported)."""
+def datasheets(ctx: ExportContext, links: LinkMaps) -> tuple[list[Datasheet], dict[int, Edition]]:
+    """One ``Datasheet`` per row of Datasheets.csv (virtual rows left out, reported), and the
+    edition each one's own link names, by position: Wahapedia's 11th-edition site also lists
+    units whose rules were not updated yet, and they are played in 11th edition."""
     linked = _group(ctx)
     ids: dict[str, str] = {}
     rows: list[tuple[Record, str, str]] = []
@@ -132,7 +134,12 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> list[Datasheet]:
             "export prints some cost tables more than once); left out",
             path=ctx.path("Datasheets_models_cost.csv"),
         )
-    return built
+    own = {
+        position: edition
+        for position, (record, _, _) in enumerate(rows)
+        if (edition := link_edition(record.get("link"))) is not None
+    }
+    return built, own
 
 
 def _group(ctx: ExportContext) -> _Linked:
@@ -158,7 +165,7 @@ def _distinct_ids(
     groups: dict[tuple[int, str], list[tuple[Record, str, str]]] = defaultdict(list)
     for row in rows:
         record = row[0]
-        groups[(link_edition(record.get("link")) or ctx.edition, ids[record.get("id")])].append(row)
+        groups[(link_edition(record.get("link")) or 0, ids[record.get("id")])].append(row)
     taken = set(ids.values())
     for (_, plain), group in groups.items():
         if len({r.get("link") for r, _, _ in group}) < 2:
@@ -233,9 +240,6 @@ def _datasheet(
     return Datasheet(
         id=ids[key],
         name=name,
-        # the edition of the site that publishes it: Wahapedia's 11th-edition site also lists
-        # units whose rules were not updated yet, and they are played in 11th edition
-        edition=link_edition(record.get("link")) or ctx.edition,
         is_support=flag(ctx, SHEETS, record, "is_support"),
         sources=[ctx.source(SHEETS, record)],
         faction=faction,

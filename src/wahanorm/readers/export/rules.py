@@ -57,7 +57,6 @@ def detachments(ctx: ExportContext) -> list[Detachment]:
             Detachment(
                 id=make_id(faction, name),
                 name=name,
-                edition=ctx.edition,
                 sources=[ctx.source(table, record)],
                 faction=faction,
                 type=ctx.optional(table, record, "type"),
@@ -122,7 +121,6 @@ def detachment_rules(ctx: ExportContext) -> tuple[list[DetachmentRule], Links]:
         rule = DetachmentRule(
             id=make_id(detachment, name),
             name=name,
-            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             flavour=ctx.optional(table, record, "legend"),
@@ -150,7 +148,6 @@ def enhancements(ctx: ExportContext) -> tuple[list[Enhancement], Links]:
         enhancement = Enhancement(
             id=make_id(detachment, name),
             name=name,
-            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             detachment=detachment,
             faction=ctx.faction_name(table, record, record.get("faction_id")),
@@ -214,7 +211,6 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
         rule = Rule(
             id=make_id(faction, name),
             name=name,
-            edition=ctx.edition,
             sources=[ctx.source(table, record)],
             rule_number=number,
             text=text,

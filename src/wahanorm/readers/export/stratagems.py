@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wahanorm.blocks.edition import Edition, own_edition
 from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.blocks.parse.stratagems import StratagemBody, parse_body, split_source
 from wahanorm.blocks.parse.timing import derive_timing
@@ -152,7 +151,6 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
     return Stratagem(
         id=make_id(source, name),
         name=name,
-        edition=_edition(ctx, source, category),
         sources=[ctx.source(TABLE, record)],
         cp=_cp(ctx, record, name),
         source=source,
@@ -164,15 +162,6 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         restrictions=body.restrictions,
         timing=timing,
     )
-
-
-def _edition(ctx: ExportContext, source: str, category: str | None) -> Edition:
-    """A core stratagem says its edition by its form (``Core – Battle Tactic Stratagem`` is 10th
-    edition, ``Core Stratagem`` 11th: an 11th-edition export still holds the 10th-edition core
-    stratagems, which no datasheet lists); any other is of the export's edition, as the
-    datasheets that list it (the 11th-edition datasheets list the Boarding Actions stratagems,
-    although Source.csv dates that book to 10th edition)."""
-    return own_edition("stratagem", None, source, category) or ctx.edition
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:

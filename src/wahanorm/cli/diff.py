@@ -1,4 +1,4 @@
-"""``wahanorm diff OLD NEW``: the subcommand's arguments and its run.
+"""``wahanorm diff OLD NEW``: what changed in the rules, its arguments and its run.
 
 Exit codes, as ``git diff --exit-code`` and ``diff``: 0 no rules change, 1 changes, 2 a usage or
 input error (one line on stderr, never a traceback).
@@ -26,8 +26,8 @@ exit status: 0 no rules change, 1 changes, 2 usage or input error
 """
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``diff`` subcommand to the main parser's subcommands."""
+def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Declare ``diff`` and its arguments."""
     parser = subparsers.add_parser(
         "diff",
         help=HELP,
@@ -61,7 +61,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="accepted for git's sake: the exit status always tells (0 same, 1 changes, 2 error)",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(run=run)
 
 
 def _positive(text: str) -> int:
@@ -76,11 +76,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     # The engine is imported here, not at the top: the CLI loads this module on every run.
     from wahanorm.outputs.diff.engine import diff_snapshots
     from wahanorm.outputs.diff.sides import load_side
+    from wahanorm.pipeline import converted
 
     stdout, stderr = out or sys.stdout, err or sys.stderr
     try:
-        old, old_notes = load_side(args.old)
-        new, new_notes = load_side(args.new)
+        old, old_notes = load_side(args.old, converted)
+        new, new_notes = load_side(args.new, converted)
         report = diff_snapshots(old, new)
     except WahanormError as exc:
         print(f"wahanorm diff: {exc.message}", file=stderr)
@@ -113,11 +114,3 @@ def _use_colour(choice: str, stream: TextIO) -> bool:
     if choice != "auto":
         return choice == "always"
     return stream.isatty() and not os.environ.get("NO_COLOR")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run ``diff`` on its own (``python -m wahanorm.diff OLD NEW``), as the main CLI would."""
-    parser = argparse.ArgumentParser(prog="wahanorm")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["diff", *(sys.argv[1:] if argv is None else argv)])
-    return run(args)

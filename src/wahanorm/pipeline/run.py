@@ -1,7 +1,7 @@
 """The whole flow of data, top to bottom:
 
-    ingest → clean → segment → parse   (per input: ``extract``)
-    merge → emit                        (per run: ``convert``)
+    discover → reader → after-read chain   (per input: ``extract``)
+    merge → write                           (per run: ``convert``)
 
 Each input is extracted on its own; any ``WahanormError`` or unexpected exception is caught at
 that boundary and becomes a diagnostic, so one bad file never stops a batch.
@@ -18,15 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wahanorm.blocks.edition import as_edition
 from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import discover as ingest
 from wahanorm.pipeline.cache import Cache, RunRecord, input_key, run_key
+from wahanorm.readers.base import Source
 
 if TYPE_CHECKING:
     from wahanorm.blocks.edition import Edition
     from wahanorm.contract.models import Diagnostic
-    from wahanorm.readers.base import Entity, Extraction
+    from wahanorm.pipeline.after_read import Extraction
+    from wahanorm.readers.base import Entity
 
 # The parsers, the models and pydantic are imported where they are first needed: a run served
 # whole from the cache (a rerun over unchanged inputs) loads none of them.
@@ -83,32 +86,22 @@ class Conversion:
 
 
 def extract_text(
-    text: str, display: str, fmt: ingest.Format, edition: Edition | None = None
+    text: str, display: str, html: bool | None = None, edition: Edition | None = None
 ) -> Extraction:
-    """Entities of one decoded text input (a dump or an HTML file); ``edition`` is the one the
-    user said, for an input that does not tell its own."""
-    from wahanorm.readers import dump  # the parsers load here: a run from the cache never needs them
-
-    if fmt == "html":
-        from wahanorm.readers import generic_html as html_text
-        from wahanorm.readers import page as html_page
-
-        page = html_page.extract_page(text, display, edition)
-        if page is not None:
-            return page
-        extraction = dump.extract_dump(html_text.html_to_text(text), display, edition)
-        extraction.report.info(
-            "generic-html", "not a Wahapedia datasheet page: read as flattened text"
-        )
-        return extraction
-    return dump.extract_dump(text, display, edition)
+    """Entities of one input given as a string, through its reader and the chain: ``html``
+    says whether it is HTML (a saved page, other HTML) or a text dump (None: told by a
+    leading tag, as for standard input); ``edition`` is the user's word for an input that
+    does not tell its own."""
+    source = Source(Path("-"), display, edition=edition, data=text.encode("utf-8"), html=html)
+    return extract(source)
 
 
-def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) -> Extraction:
-    """Entities of one input; failures become diagnostics, never exceptions. ``stage(name)``
-    is told the steps of a long input (an export's tables)."""
-    extraction = _extract(item, stage)
-    if not ingest.name_is_utf8(item.path):
+def extract(source: Source, stage: Callable[[str], None] | None = None) -> Extraction:
+    """Entities of one input, through the reader the registry names for it and the
+    after-read chain; failures become diagnostics, never exceptions. ``stage(name)`` is told
+    the steps of a long input (an export's tables)."""
+    extraction = _extract(source, stage)
+    if not ingest.name_is_utf8(source.path):
         extraction.report.warning(
             "path-not-utf8",
             "the file's name is not UTF-8: it is named here with those bytes escaped (\\xNN); "
@@ -117,29 +110,29 @@ def extract(item: ingest.InputItem, stage: Callable[[str], None] | None = None) 
     return extraction
 
 
-def _extract(item: ingest.InputItem, stage: Callable[[str], None] | None) -> Extraction:
-    from wahanorm.blocks.edition import as_edition
-    from wahanorm.readers.base import Extraction
+def _extract(source: Source, stage: Callable[[str], None] | None) -> Extraction:
+    # The parsers load in the reader's first read: a run from the cache never needs them.
+    from wahanorm.pipeline.after_read import Extraction, finish
+    from wahanorm.readers import registry
 
-    said = as_edition(item.edition) if item.edition is not None else None
     try:
-        if item.format == "export":
-            from wahanorm.readers import export
-
-            return export.extract_export(item.path, item.display, stage, said)
-        text, notes = ingest.decode(ingest.read_bytes(item), item.display)
-        extraction = extract_text(text, item.display, item.format, said)
-        for note in notes:
-            extraction.report.warning("encoding", note)
-        return extraction
+        reader = registry.reader_for(source)
+        if reader is None:
+            failed = Extraction(source.display)
+            failed.report.error("unknown-format", "no reader knows this input")
+            return failed
+        reading = registry.read(source, reader, stage)
+        for note in source.decode_notes:
+            reading.report.warning("encoding", note)
+        return finish(reading, source.edition)
     except WahanormError as exc:
-        failed = Extraction(item.display)
+        failed = Extraction(source.display)
         failed.report.diagnostics.append(
-            exc.to_diagnostic().model_copy(update={"path": item.display})
+            exc.to_diagnostic().model_copy(update={"path": source.display})
         )
         return failed
     except Exception as exc:  # a bug must not stop the batch; report it with its place
-        failed = Extraction(item.display)
+        failed = Extraction(source.display)
         where = traceback.extract_tb(exc.__traceback__)[-1]
         failed.report.error(
             "internal-error",
@@ -172,8 +165,9 @@ def convert(
     inputs that do not tell their own edition.
     """
     items, skipped, missing = ingest.discover(paths)
-    if edition is not None:
-        items = [dataclasses.replace(item, edition=edition) for item in items]
+    said = as_edition(edition) if edition is not None else None
+    if said is not None:
+        items = [dataclasses.replace(item, edition=said) for item in items]
     run = Report()
     for path, reason in skipped:
         run.warning("skipped-input", f"skipped: {reason}", path=path)
@@ -226,7 +220,7 @@ def _stage_note(
 
 
 def _extract_all(
-    items: list[ingest.InputItem],
+    items: list[Source],
     keys: list[str | None],
     jobs: int,
     cache: Cache | None,

@@ -1,9 +1,5 @@
-"""The command line: ``convert``, ``diff``, ``schema``. Only this module prints.
-
-Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), or
-``out/`` is stale (``convert --check``); 2 usage or input error, with one line that says what to
-do. No traceback reaches a user.
-"""
+"""``wahanorm convert``: inputs → an output folder (or ``--check`` of one), with what went wrong
+said on the terminal and every diagnostic in ``index.json``."""
 
 from __future__ import annotations
 
@@ -12,15 +8,14 @@ import contextlib
 import os
 import sys
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from wahanorm import __version__
+from wahanorm import pipeline
 from wahanorm.contract.ids import escape_unsafe
 from wahanorm.errors import DiagnosticRow, WahanormError
-from wahanorm.outputs.canonical import canonical_json
 from wahanorm.outputs.folder import (
     OutputFolder,
     claim_problem,
@@ -28,7 +23,6 @@ from wahanorm.outputs.folder import (
     list_files,
     reading,
 )
-from wahanorm.pipeline import convert as pipeline
 from wahanorm.pipeline import discover as ingest
 from wahanorm.pipeline.cache import (
     DEFAULT_CACHE,
@@ -40,19 +34,12 @@ from wahanorm.pipeline.cache import (
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
-KIND_CHOICES = ("datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="wahanorm",
-        description="Scraped Warhammer 40,000 rules text → canonical JSON, and what changed.",
-    )
-    parser.add_argument("--version", action="version", version=f"wahanorm {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+def add(commands: Any) -> None:
+    """Declare ``convert`` and its arguments."""
     convert = commands.add_parser("convert", help="convert dumps, pages and exports to JSON")
+    convert.set_defaults(run=run_convert)
     convert.add_argument(
         "inputs",
         nargs="*",
@@ -97,31 +84,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="size cap of the cache, e.g. 200M or 2G (default 512M; least recently used out first)",
     )
 
-    database = commands.add_parser("db", help="build the SQLite database of an output folder")
-    database.add_argument("out", type=Path, help="an output folder (written by convert)")
-    database.add_argument("database", type=Path, help="the database file to write (replaced)")
-
-    show = commands.add_parser("show", help="print a datasheet or stratagem as a card")
-    show.add_argument("query", metavar="NAME-OR-ID", help="an id or (part of) a name")
-    show.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
-    show.add_argument("--kind", choices=KIND_CHOICES, help="look only among entities of this kind")
-    show.add_argument(
-        "--edition", type=int, choices=(10, 11), help="look only among rules of this edition"
-    )
-
-    schema = commands.add_parser("schema", help="print the JSON Schema of an output file kind")
-    schema.add_argument(
-        "which",
-        nargs="?",
-        choices=("entity", "index"),
-        default="entity",
-        help="entity (an entity file, the default) or index (index.json)",
-    )
-    from wahanorm.outputs.diff.command import add_parser as add_diff_parser
-
-    add_diff_parser(commands)
-    return parser
-
 
 def _size(text: str) -> int:
     """``512M``, ``2G``, ``300K`` or a number of bytes."""
@@ -134,66 +96,7 @@ def _size(text: str) -> int:
     return int(number) * units[unit]
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; returns its exit code."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed the usage line
-        return int(exc.code or 0) and 2
-    try:
-        if args.command == "convert":
-            return run_convert(args)
-        if args.command == "db":
-            return run_db(args.out, args.database)
-        if args.command == "show":
-            from wahanorm.outputs.card import run_show
-
-            return run_show(args.query, args.out, args.kind, sys.stdout, args.edition)
-        if args.command == "schema":
-            return run_schema(args.which)
-        if args.command == "diff":
-            from wahanorm.outputs.diff.command import run as run_diff
-
-            return run_diff(args)
-    except KeyboardInterrupt:
-        print("wahanorm: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # a bug: one line with its place, never a traceback
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        print(
-            f"wahanorm: internal error ({type(exc).__name__}: {exc}) at "
-            f"{Path(where.filename).name}:{where.lineno}; please report it",
-            file=sys.stderr,
-        )
-        return 2
-    parser.print_usage(sys.stderr)
-    print("wahanorm: error: name a command: convert, diff, schema, db or show", file=sys.stderr)
-    return 2
-
-
-def run_schema(which: str) -> int:
-    """Print the JSON Schema (draft 2020-12) of an entity file or of ``index.json``."""
-    from wahanorm.contract.schema import schema_of
-
-    sys.stdout.write(canonical_json(schema_of(which)))
-    return 0
-
-
-def run_db(out: Path, target: Path) -> int:
-    """Build the SQLite database of the output folder ``out`` (read under its shared lock)."""
-    from wahanorm.outputs.database import build_database
-
-    started = time.perf_counter()
-    code, entities = _write_database(lambda: build_database(out, target), target)
-    if code:
-        return code
-    seconds = time.perf_counter() - started
-    print(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s")
-    return 0
-
-
-def _write_database(build: Callable[[], object], target: Path) -> tuple[int, int]:
+def write_database(build: Callable[[], object], target: Path) -> tuple[int, int]:
     """Run ``build`` (which writes the database at ``target``); (0, entities written), or
     (2, 0) with one line on stderr."""
     import sqlite3  # here: a plain convert does not load it
@@ -282,7 +185,7 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
     if args.check:
         return _check(args.out, result.files)
     if not args.quiet:
-        _print_diagnostics(result.rows())
+        print_diagnostics(result.rows())
     if not result.counts():
         # Nothing to write: an empty index over a previous run would only remove its files.
         print(f"wahanorm: {_why_nothing(result)}; nothing written to {args.out}", file=sys.stderr)
@@ -303,7 +206,7 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
         from wahanorm.outputs.output import Output
 
         files = result.files
-        code, _ = _write_database(
+        code, _ = write_database(
             lambda: build_database(Output.from_files(files), args.sqlite), args.sqlite
         )
         if code:
@@ -382,7 +285,7 @@ SHOWN_PER_CODE = {"error": 20, "warning": 5}
 line (every one is in ``index.json``), so a dump that lists 80 missing entries is not a flood."""
 
 
-def _print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
+def print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
     shown: Counter[tuple[str, str, str]] = Counter()
     for d in diagnostics:
         if d.severity == "info":

@@ -1,0 +1,62 @@
+"""The command line: ``convert``, ``diff``, ``db``, ``show``, ``schema``. Only this package prints.
+
+Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), or
+``out/`` is stale (``convert --check``); 2 usage or input error, with one line that says what to
+do. No traceback reaches a user. Each command is a module here: ``add(commands)`` declares its
+arguments and the function that runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from pathlib import Path
+
+from wahanorm import __version__
+from wahanorm.cli import convert, diff, outputs
+
+COMMANDS = (convert, diff, outputs)
+"""The modules that declare the subcommands, in the order ``--help`` lists them."""
+NAMES = ("convert", "diff", "db", "show", "schema")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="wahanorm",
+        description="Warhammer 40,000 rules data → canonical JSON, what changed, and where "
+        "sources disagree.",
+    )
+    parser.add_argument("--version", action="version", version=f"wahanorm {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.add(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns its exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage line
+        return int(exc.code or 0) and 2
+    if not hasattr(args, "run"):
+        parser.print_usage(sys.stderr)
+        print(f"wahanorm: error: name a command: {', '.join(NAMES)}", file=sys.stderr)
+        return 2
+    try:
+        code: int = args.run(args)
+        return code
+    except KeyboardInterrupt:
+        print("wahanorm: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: one line with its place, never a traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        print(
+            f"wahanorm: internal error ({type(exc).__name__}: {exc}) at "
+            f"{Path(where.filename).name}:{where.lineno}; please report it",
+            file=sys.stderr,
+        )
+        return 2

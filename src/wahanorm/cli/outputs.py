@@ -1,0 +1,91 @@
+"""``wahanorm db``, ``show`` and ``schema``: the database, a card, the JSON Schemas."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from wahanorm.cli.convert import DEFAULT_OUT, write_database
+from wahanorm.contract.models import KINDS
+from wahanorm.errors import WahanormError
+
+
+def add(commands: Any) -> None:
+    """Declare ``db``, ``show`` and ``schema`` and their arguments."""
+    database = commands.add_parser("db", help="build the SQLite database of an output folder")
+    database.set_defaults(run=lambda args: run_db(args.out, args.database))
+    database.add_argument("out", type=Path, help="an output folder (written by convert)")
+    database.add_argument("database", type=Path, help="the database file to write (replaced)")
+
+    show = commands.add_parser("show", help="print a datasheet or stratagem as a card")
+    show.set_defaults(run=run_show)
+    show.add_argument("query", metavar="NAME-OR-ID", help="an id or (part of) a name")
+    show.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
+    show.add_argument("--kind", choices=KINDS, help="look only among entities of this kind")
+    show.add_argument(
+        "--edition", type=int, choices=(10, 11), help="look only among rules of this edition"
+    )
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of an output file kind")
+    schema.set_defaults(run=lambda args: run_schema(args.which))
+    schema.add_argument(
+        "which",
+        nargs="?",
+        choices=("entity", "index"),
+        default="entity",
+        help="entity (an entity file, the default) or index (index.json)",
+    )
+
+
+def run_schema(which: str) -> int:
+    """Print the JSON Schema (draft 2020-12) of an entity file or of ``index.json``."""
+    from wahanorm.contract.schema import schema_of
+    from wahanorm.outputs.canonical import canonical_json
+
+    sys.stdout.write(canonical_json(schema_of(which)))
+    return 0
+
+
+def run_db(out: Path, target: Path) -> int:
+    """Build the SQLite database of the output folder ``out`` (read under its shared lock)."""
+    from wahanorm.outputs.database import build_database
+
+    started = time.perf_counter()
+    code, entities = write_database(lambda: build_database(out, target), target)
+    if code:
+        return code
+    seconds = time.perf_counter() - started
+    print(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s")
+    return 0
+
+
+def run_show(args: Any) -> int:
+    """Print the card of the entity ``args.query`` names in ``args.out`` (choices, notes and
+    problems on stderr); 2 when it names no single entity."""
+    from wahanorm.outputs.card import card_of, look_up
+    from wahanorm.outputs.output import Output
+
+    try:
+        with Output.reading(args.out) as output:
+            found = look_up(output, args.query, args.kind, args.edition)
+            for line in found.problem:
+                print(
+                    f"wahanorm show: {line}" if not line.startswith(" ") else line, file=sys.stderr
+                )
+            if found.shown is None:
+                return 2
+            for note in found.notes:
+                print(f"wahanorm show: {note}", file=sys.stderr)
+            terminal = sys.stdout.isatty()
+            bold = terminal and not os.environ.get("NO_COLOR")
+            width = shutil.get_terminal_size((100, 24)).columns if terminal else 100
+            card = card_of(output, found.shown, bold, width)
+    except WahanormError as exc:
+        print(f"wahanorm show: {exc.message}", file=sys.stderr)
+        return 2
+    sys.stdout.write(card)
+    return 0

@@ -1,0 +1,504 @@
+"""Page dumps (text): clean, segment and parse one dump into entities.
+
+The datasheet block becomes a ``Datasheet``; the page's short indexes link it to the stratagems,
+detachment rules and enhancements it lists; every rules entry of the tooltip text becomes a
+``Stratagem``, ``DetachmentRule`` or ``Rule``. Holes in the source (a keyword missing from a
+sentence, a placeholder left by the site) are reported with their line and column.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wahanorm.blocks import clean as cleaning
+from wahanorm.blocks.clean.lines import Line
+from wahanorm.blocks.edition import page_edition
+from wahanorm.blocks.parse.detachment import split_detachment_text
+from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
+from wahanorm.blocks.parse.rule_tables import read_tables
+from wahanorm.blocks.parse.stratagems import parse_entry, split_source
+from wahanorm.blocks.parse.timing import derive_timing
+from wahanorm.contract.ids import make_id
+from wahanorm.contract.models import (
+    Datasheet,
+    DetachmentRule,
+    Enhancement,
+    Rule,
+    SourceRef,
+    Stratagem,
+)
+from wahanorm.errors import ParseFailure, Report, caret_excerpt
+from wahanorm.readers.base import EditionSign, Entity, Part, Reading
+from wahanorm.readers.dump import textcontent
+from wahanorm.readers.dump.datasheet import parse_datasheet
+from wahanorm.readers.dump.segment import (
+    BRACKET_RULE,
+    CAPS_NUMBERED,
+    CP_LINE,
+    DETACHMENT_LINE,
+    INDEX_COST,
+    INDEX_MARKER,
+    NUMBERED_RULE,
+    POINTS_LINE,
+    Block,
+    segment,
+)
+
+# Holes: places where the site dropped a keyword or left a placeholder. Each pattern comes with
+# a literal that any match contains, so a text is searched with the fast substring test first.
+HOLES: list[tuple[str, re.Pattern[str], str]] = [
+    (" ,", re.compile(r"\b(?:is|are|of|the) ,"), "a keyword is missing before ','"),
+    ("The ", re.compile(r"\bThe (?:and|or) [A-Z]"), "a keyword is missing before 'and'/'or'"),
+    (
+        "The keyword",
+        re.compile(r"\bThe keywords? (?:is|are) used"),
+        "the keyword of this list is missing",
+    ),
+    (
+        "r unit",  # "… or unit", "… or units"
+        re.compile(r"\b[A-Z]{3,} or units?\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
+    (
+        "d unit",  # "… and unit", "… and units"
+        re.compile(r"\b[A-Z]{3,} and units?\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
+    (
+        "r model",
+        re.compile(r"\b[A-Z]{3,} or models?\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
+    (
+        "d model",
+        re.compile(r"\b[A-Z]{3,} and models?\b"),
+        "a keyword is missing before 'unit'/'model'",
+    ),
+    ("an unit", re.compile(r"\ban units?\b"), "a keyword is missing after 'an'"),
+    ("an model", re.compile(r"\ban models?\b"), "a keyword is missing after 'an'"),
+    ("%", re.compile(r"%[0-9]+[^%]*%"), "a link placeholder of the site was left in the text"),
+]
+
+
+def read_dump(text: str, display: str) -> Reading:
+    """Entities of one text dump (of one page, or of several pasted into one file), one part
+    per page: each page tells its own edition."""
+    reading = Reading(display)
+    report = reading.report
+    pdf_line = index_pdf_line(text)
+    if pdf_line is not None:
+        report.error(
+            "index-pdf-unsupported",
+            "plain text of a GW index PDF (characteristics and weapon columns as one line of "
+            "headings each): this layout is recognised but not read yet",
+            line=pdf_line,
+        )
+        return reading
+    if textcontent.is_textcontent(text):
+        report.info(
+            "textcontent-layout",
+            "textContent layout (table cells run together): cut by the shapes of the cells",
+        )
+        raw = textcontent.to_dump_lines(text, report)
+        if not raw:
+            return reading  # the reason is already an error
+    else:
+        raw = cleaning.to_lines(text)
+    lines = cleaning.clean(raw, report)
+    if not lines:
+        report.error("empty-input", "no text in this input")
+        return reading
+    blocks = segment(lines)
+    _report_holes(blocks, report)
+    for page in _pages(blocks):
+        reading.parts.append(Part(_page_entities(page, display, report), _page_sign(page)))
+    if not reading.entities and not any(d.severity == "error" for d in report.diagnostics):
+        # One error says the whole text was not read; a warning per line would only repeat it.
+        report.diagnostics[:] = [d for d in report.diagnostics if d.code != "unparsed"]
+        report.error(
+            "unknown-layout",
+            "no datasheet, stratagem or rules entry found: the layout of this text is not one "
+            "wahanorm reads",
+            line=lines[0].number,
+            excerpt=caret_excerpt(lines[0].text, None),
+        )
+    return reading
+
+
+def _page_sign(blocks: list[Block]) -> EditionSign:
+    """What one page tells of its edition (links, cost table, stratagem index, core forms)."""
+    found, sign = page_edition(line.text for block in blocks for line in block.lines)
+    return EditionSign(
+        found,
+        f"{sign} of this page says",
+        "nothing on this page tells its edition (no link, core stratagem or cost table of either)",
+        line=blocks[0].first,
+    )
+
+
+_INDEX_PDF_HEADS = (
+    re.compile(r"^M\s+T\s+SV\s+W\s+LD\s+OC$", re.IGNORECASE),
+    re.compile(r"^(?:RANGED|MELEE) WEAPONS\s+RANGE\s+A\s+(?:BS|WS)\s+S\s+AP\s+D$", re.IGNORECASE),
+)
+
+
+def index_pdf_line(text: str) -> int | None:
+    """The line of the first column-heading line in the shape of GW's index PDFs as plain text
+    (``M T SV W LD OC``, ``RANGED WEAPONS RANGE A BS S AP D``), or None."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped[:1] in ("M", "m", "R", "r") and any(
+            p.match(stripped) for p in _INDEX_PDF_HEADS
+        ):
+            return number
+    return None
+
+
+def _pages(blocks: list[Block]) -> list[list[Block]]:
+    """Blocks grouped by page: a datasheet block starts a new one."""
+    pages: list[list[Block]] = [[]]
+    for block in blocks:
+        if block.kind == "datasheet" and pages[-1]:
+            pages.append([])
+        pages[-1].append(block)
+    return [page for page in pages if page]
+
+
+def _page_entities(blocks: list[Block], display: str, report: Report) -> list[Entity]:
+    listed = {
+        row[0].text.lower()
+        for b in blocks
+        if b.kind == "enhancement_index"
+        for row in _enhancement_rows(b)
+    }
+    blocks = [
+        _as_enhancement(b)
+        if b.kind == "detachment_rule" and b.lines[0].text.lower() in listed
+        else b
+        for b in blocks
+    ]
+    datasheet: Datasheet | None = None
+    faction_names: set[str] = set()
+    if blocks[0].kind == "datasheet":
+        datasheet = parse_datasheet(blocks[0].lines, display, report)
+        faction_names = {a.name.lower() for a in datasheet.abilities.faction}
+    entities = _entries(blocks, display, report, datasheet, faction_names)
+    if datasheet is not None:
+        datasheet = _link_indexes(datasheet, blocks, entities, display, report)
+        entities.insert(0, datasheet)
+    return entities
+
+
+def _source(path: str, block: Block) -> list[SourceRef]:
+    return [SourceRef(path=path, line_start=block.first, line_end=block.last)]
+
+
+def _entries(
+    blocks: list[Block],
+    path: str,
+    report: Report,
+    datasheet: Datasheet | None,
+    faction_names: set[str],
+) -> list[Entity]:
+    entities: list[Entity] = []
+    for block in blocks:
+        if block.kind == "stratagem":
+            stratagem = _stratagem(block, path, report)
+            if stratagem:
+                entities.append(stratagem)
+        elif block.kind == "detachment_rule":
+            entities.append(_detachment_rule(block, path, report))
+        elif block.kind == "enhancement":
+            entities.append(_enhancement(block, path, report, datasheet))
+        elif block.kind == "rule":
+            rule = _rule(block, path, report, datasheet, faction_names)
+            if rule:
+                entities.append(rule)
+        elif block.kind == "keyword_usage":
+            report.info("skipped", "keyword-usage list of the site skipped", block.first)
+        elif block.kind == "text":
+            for line in block.lines:
+                report.warning(
+                    "unparsed", f"text outside any entry: {line.text[:80]!r}", line.number
+                )
+    return entities
+
+
+def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
+    try:
+        entry = parse_entry([x.text for x in block.lines], path, block.first)
+    except ParseFailure as exc:
+        exc.line = block.lines[
+            min((exc.line or block.first) - block.first, len(block.lines) - 1)
+        ].number
+        report.diagnostics.append(exc.to_diagnostic())
+        return None
+    for label in entry.body.repeated:
+        report.info(
+            "duplicate-dropped", f"repeated {label.upper()} of {entry.name} dropped", block.first
+        )
+    body = entry.body
+    if not (body.when or body.target or body.effect):
+        report.warning(
+            "incomplete-entry",
+            f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
+            block.first,
+        )
+    return Stratagem(
+        id=make_id(entry.source, entry.name),
+        name=entry.name,
+        sources=_source(path, block),
+        cp=entry.cp,
+        source=entry.source,
+        category=entry.category,
+        rule_number=entry.rule_number,
+        flavour=entry.flavour,
+        when=entry.body.when,
+        target=entry.body.target,
+        effect=entry.body.effect,
+        restrictions=entry.body.restrictions,
+        timing=derive_timing(entry.body.when),
+    )
+
+
+def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
+    name = block.lines[0].text
+    detachment, flavour, text = _detachment_entry(block.lines[1:])
+    if not text:
+        report.warning("hole", f"detachment rule {name!r} has no text", block.first)
+    split = split_detachment_text(text or "")
+    return DetachmentRule(
+        id=make_id(detachment, name),
+        name=name,
+        sources=_source(path, block),
+        detachment=detachment,
+        flavour=flavour,
+        text=split.text,
+        abilities=split.abilities,
+        restrictions=split.restrictions,
+    )
+
+
+def _detachment_entry(lines: list[Line]) -> tuple[str, str | None, str | None]:
+    """What follows an entry's name: ``<Detachment> Detachment``, then the body, whose first
+    line is flavour when more lines follow; the rest is the rule. (detachment, flavour, text)"""
+    match = DETACHMENT_LINE.match(lines[0].text) if lines else None
+    body = [x.text for x in lines[1:]]
+    flavour = body[0] if len(body) > 1 else None
+    text = "\n".join(body[1:] if flavour else body) or None
+    return (match.group("detachment") if match else ""), flavour, text
+
+
+def _enhancement_rows(block: Block) -> list[tuple[Line, Line | None]]:
+    """(name, cost) lines of an ENHANCEMENTS index; enhancements without a cost have None."""
+    rows: list[tuple[Line, Line | None]] = []
+    lines = block.lines[1:]
+    index = 0
+    while index < len(lines):
+        cost = lines[index + 1] if index + 1 < len(lines) else None
+        if cost is not None and INDEX_COST.fullmatch(cost.text):
+            rows.append((lines[index], cost))
+            index += 2
+        else:
+            rows.append((lines[index], None))
+            index += 1
+    return rows
+
+
+def _as_enhancement(block: Block) -> Block:
+    """A ``Name`` / ``<Detachment> Detachment`` entry that the page lists under ENHANCEMENTS is
+    an enhancement without a cost (Boarding Actions prints them so)."""
+    return Block("enhancement", block.lines)
+
+
+def _enhancement(
+    block: Block, path: str, report: Report, datasheet: Datasheet | None
+) -> Enhancement:
+    """``- Name`` / ``25 pts`` / ``<Detachment> Detachment`` / flavour / text, or without the
+    cost line."""
+    name = block.lines[0].text.removeprefix("- ").strip()
+    has_cost = len(block.lines) > 1 and POINTS_LINE.match(block.lines[1].text) is not None
+    cost = int(re.sub(r"\D", "", block.lines[1].text)) if has_cost else None
+    detachment, flavour, text = _detachment_entry(block.lines[2 if has_cost else 1 :])
+    if not text:
+        report.warning("hole", f"enhancement {name!r} has no text", block.first)
+    return Enhancement(
+        id=make_id(detachment, name),
+        name=name,
+        sources=_source(path, block),
+        detachment=detachment,
+        faction=datasheet.faction if datasheet else None,
+        cost=cost,
+        flavour=flavour,
+        text=text,
+    )
+
+
+def _rule_heading(text: str) -> tuple[str, str | None]:
+    for pattern in (NUMBERED_RULE, BRACKET_RULE, CAPS_NUMBERED):
+        match = pattern.match(text)
+        if match:
+            number = match.group("number") or None
+            name = match.group("name")
+            if pattern is CAPS_NUMBERED and " / " in text:
+                name = re.sub(r"\d{2}(?:\.\d{2})+", "", text)
+            return name.strip(), number
+    return text, None
+
+
+def _rule(
+    block: Block,
+    path: str,
+    report: Report,
+    datasheet: Datasheet | None,
+    faction_names: set[str],
+) -> Rule | None:
+    name, number = _rule_heading(block.lines[0].text)
+    body = block.lines[1:]
+    read = read_tables([x.text for x in body])
+    for index in read.missing:
+        report.warning(
+            "table-missing",
+            f'rule {name!r} announces a table ("as shown below.") whose rows are not in the text',
+            body[index].number,
+        )
+    for index in read.partial:
+        report.warning(
+            "table-partial",
+            f"rule {name!r}: cells of the table announced here lost their values; kept as printed",
+            body[index].number,
+        )
+    text = "\n".join(read.lines)
+    if not text:
+        report.warning("hole", f"rule {name!r} has a heading and no text", block.first)
+        return None
+    faction_rule = name.lower() in faction_names or any(
+        x.text.startswith("If your Army Faction is") for x in block.lines[1:]
+    )
+    namespace = datasheet.faction if (faction_rule and datasheet) else "core"
+    return Rule(
+        id=make_id(namespace, name),
+        name=name,
+        sources=_source(path, block),
+        rule_number=number,
+        text=text,
+        tables=read.tables,
+        sections=rule_sections(text, path, block.lines[1].number),
+        references=rule_references(text),
+    )
+
+
+def _index_rows(block: Block) -> list[list[Line]]:
+    rows: list[list[Line]] = []
+    lines = block.lines[1:]
+    index = 0
+    while index + 2 < len(lines) and CP_LINE.match(lines[index + 1].text):
+        rows.append(lines[index : index + 3])
+        index += 3
+        if index < len(lines) and INDEX_MARKER.fullmatch(lines[index].text):
+            index += 1
+    return rows
+
+
+def _link_indexes(
+    datasheet: Datasheet,
+    blocks: list[Block],
+    entities: list[Entity],
+    path: str,
+    report: Report,
+) -> Datasheet:
+    """The ids of the stratagems, detachment rules and enhancements the page lists."""
+    stratagem_ids: set[str] = set()
+    rule_ids: set[str] = set()
+    enhancement_ids: set[str] = set()
+    led_by: set[str] = set()
+    known = {(e.kind, e.id) for e in entities}
+    rules_by_name = {e.name.lower(): e.id for e in entities if e.kind == "detachment_rule"}
+    enhancements_by_name: dict[str, list[str]] = {}
+    for e in entities:
+        if e.kind == "enhancement":
+            enhancements_by_name.setdefault(e.name.lower(), []).append(e.id)
+    for block in blocks:
+        if block.kind == "stratagem_index":
+            for name_line, _cost, source_line in _index_rows(block):
+                source, _category = split_source(source_line.text)
+                stratagem_id = make_id(source, name_line.text)
+                stratagem_ids.add(stratagem_id)
+                if ("stratagem", stratagem_id) not in known:
+                    report.warning(
+                        "missing-entry",
+                        f"stratagem {name_line.text!r} is listed but its text is not in this input",
+                        name_line.number,
+                    )
+        elif block.kind == "detachment_index":
+            for line in block.lines[1:]:
+                rule_id = rules_by_name.get(line.text.lower())
+                if rule_id:
+                    rule_ids.add(rule_id)
+                else:
+                    report.warning(
+                        "missing-entry",
+                        f"detachment rule {line.text!r} is listed "
+                        "but its text is not in this input",
+                        line.number,
+                    )
+        elif block.kind == "led_by_index":
+            units = [x.text[2:].strip() for x in block.lines if x.text.startswith("- ")]
+            led_by.update(make_id(datasheet.faction, unit) for unit in units)
+            if not units:
+                report.warning(
+                    "hole", "LED BY section lists no units (the list was lost)", block.first
+                )
+        elif block.kind == "enhancement_index":
+            for name_line, cost_line in _enhancement_rows(block):
+                full = enhancements_by_name.get(name_line.text.lower())
+                if full:
+                    enhancement_ids.update(full)
+                    continue
+                enhancement = _listed_enhancement(datasheet, name_line, cost_line, path, report)
+                enhancement_ids.add(enhancement.id)
+                entities.append(enhancement)
+    return datasheet.model_copy(
+        update={
+            "stratagems": sorted(stratagem_ids),
+            "detachment_rules": sorted(rule_ids),
+            "enhancements": sorted(enhancement_ids),
+            "led_by": sorted(led_by),
+        }
+    )
+
+
+def _listed_enhancement(
+    datasheet: Datasheet, name_line: Line, cost_line: Line | None, path: str, report: Report
+) -> Enhancement:
+    """An enhancement the page only lists (name and cost): its detachment and text are not in
+    the dump, so it is named in the faction's namespace and reported."""
+    report.info(
+        "partial-entry",
+        f"enhancement {name_line.text!r} is listed with its cost only; "
+        "its detachment and text are not in this input",
+        name_line.number,
+    )
+    cost = int(re.sub(r"\D", "", cost_line.text)) if cost_line else None
+    last = cost_line or name_line
+    return Enhancement(
+        id=make_id(datasheet.faction, name_line.text),
+        name=name_line.text,
+        sources=[SourceRef(path=path, line_start=name_line.number, line_end=last.number)],
+        faction=datasheet.faction,
+        cost=cost,
+    )
+
+
+def _report_holes(blocks: list[Block], report: Report) -> None:
+    found: dict[tuple[int, int], tuple[Line, str]] = {}
+    for block in blocks:
+        for line in block.lines:
+            for needle, pattern, message in HOLES:
+                if needle in line.text:  # the fast substring test; the pattern only on a hit
+                    for match in pattern.finditer(line.text):
+                        found.setdefault((line.number, match.start() + 1), (line, message))
+    for (number, column), (line, message) in sorted(found.items()):
+        report.warning(
+            "hole", message, number, column=column, excerpt=caret_excerpt(line.text, column)
+        )

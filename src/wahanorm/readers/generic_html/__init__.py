@@ -1,0 +1,1 @@
+"""Any other HTML: flattened to text with its blocks as lines, then read as a text dump."""
