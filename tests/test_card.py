@@ -98,18 +98,25 @@ def test_names_are_matched_forgivingly(capsys: pytest.CaptureFixture[str], query
     assert out.splitlines()[0] == "'IRON HAND' STRAKEN"
 
 
-def test_ambiguous_names_list_the_choices_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    # out/ holds both stratagems in both editions: two entities to choose from, each one line
-    # naming its editions (the one shown first), not four.
-    code, out, err = show(capsys, "Command Re-roll")
+def test_ambiguous_names_list_the_choices_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two rules of one name, each in both editions, none a core rule: two entities to choose
+    # from, each one line naming its editions (the one shown first), not four.
+    rules = [
+        wahanorm.Rule(id=f"{ns}/blood-tithe", name="Blood Tithe", text=f"{ns} {ed}", edition=ed)
+        for ns in ("world-eaters", "khorne-daemonkin")
+        for ed in (10, 11)
+    ]
+    wahanorm.write(tmp_path / "out", wahanorm.Result(rules, []))
+    code = cli.main(["show", "Blood Tithe", "--out", str(tmp_path / "out")])
+    out, err = capsys.readouterr()
     assert (code, out) == (2, "")
     assert err.splitlines() == [
-        "wahanorm show: 2 entities match 'Command Re-roll'; give an id:",
-        "  boarding-actions/command-re-roll  (stratagem, 11th and 10th editions: COMMAND RE-ROLL)",
-        "  core/command-re-roll  (stratagem, 11th and 10th editions: COMMAND RE-ROLL)",
+        "wahanorm show: 2 entities match 'Blood Tithe'; give an id:",
+        "  khorne-daemonkin/blood-tithe  (rule, 11th and 10th editions: Blood Tithe)",
+        "  world-eaters/blood-tithe  (rule, 11th and 10th editions: Blood Tithe)",
     ]
-    code, out, _ = show(capsys, "core/command-re-roll")
-    assert code == 0 and out.startswith("COMMAND RE-ROLL")
 
 
 def test_nothing_found_exits_2_and_so_does_a_missing_folder(
@@ -195,9 +202,14 @@ def test_edition_narrows_the_search_and_names_itself_in_the_choices(
     assert out.splitlines()[1] == (
         "Core – Battle Tactic · stratagem · core/command-re-roll · 10th edition"
     )
-    code, _, err = show(capsys, "command re-roll", "--edition", "11")
-    assert code == 2
-    assert "  core/command-re-roll  (stratagem, 11th edition: COMMAND RE-ROLL)" in err.splitlines()
+    # The core stratagem and Boarding Actions' share the name: a player means the core one.
+    code, out, err = show(capsys, "command re-roll", "--edition", "11")
+    assert code == 0
+    assert out.splitlines()[1] == "Core · stratagem · core/command-re-roll · 11th edition"
+    assert err.splitlines() == [
+        "wahanorm show: also named so: boarding-actions/command-re-roll (stratagem); "
+        "'wahanorm show boarding-actions/command-re-roll' shows it"
+    ]
     # Present in the 10th edition only: shown without a note, whatever the current edition.
     code, out, err = show(capsys, "world-eaters/bloodthirster")
     assert (code, err) == (0, "") and out.splitlines()[1].endswith("10th edition")
@@ -238,3 +250,30 @@ def test_a_detachment_rule_card_has_its_sub_abilities_and_restrictions(
         "  Melee weapons equipped by BLOOD LEGIONS units from your army have the [lance] ability."
     )
     assert lines[lines.index("RESTRICTIONS:") + 1].startswith("  You can include the BLOOD LEGIONS")
+
+
+def test_a_starred_characteristic_shows_its_condition_and_variants_are_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exports = REPO / "tests/fixtures/export"
+    wahanorm.write(
+        tmp_path / "out",
+        wahanorm.convert(
+            [exports / "wahapedia-11ed-2026-09-13-more", exports / "wahapedia-10ed-2026-02-14"]
+        ),
+    )
+    out = str(tmp_path / "out")
+    # Datasheets_models.csv: the Castigator's inv_sv 5, inv_sv_descr "* Against ranged attacks only"
+    assert cli.main(["show", "cerastus knight castigator", "--out", out]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if line.startswith("  Cerastus Knight Castigator  12"))
+    assert row.split()[-1] == "5+*"
+    assert "  * Cerastus Knight Castigator, INV 5+: Against ranged attacks only" in lines
+    # Stratagems.csv of 2026-02-14 prints NEW ORDERS three times, one copy differing
+    assert cli.main(["show", "core/new-orders", "--out", out, "--edition", "10"]) == 0
+    card = capsys.readouterr().out
+    assert "VARIANTS (1): the sources disagree on this entity" in card
+    assert (
+        "- another version, from tests/fixtures/export/wahapedia-10ed-2026-02-14/Stratagems.csv:"
+        in card
+    )

@@ -1,4 +1,5 @@
-"""The command line: ``convert``, ``diff``, ``db``, ``show``, ``schema``. Only this package prints.
+"""The command line: ``convert``, ``diff``, ``db``, ``show``, ``schema``, ``explain``. Only this
+package prints.
 
 Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), or
 ``out/`` is stale (``convert --check``); 2 usage or input error, with one line that says what to
@@ -14,11 +15,11 @@ import traceback
 from pathlib import Path
 
 from wahanorm import __version__
-from wahanorm.cli import convert, diff, outputs
+from wahanorm.cli import convert, diff, explain, outputs
 
-COMMANDS = (convert, diff, outputs)
+COMMANDS = (convert, diff, outputs, explain)
 """The modules that declare the subcommands, in the order ``--help`` lists them."""
-NAMES = ("convert", "diff", "db", "show", "schema")
+NAMES = ("convert", "diff", "db", "show", "schema", "explain")
 
 
 def build_parser() -> argparse.ArgumentParser:

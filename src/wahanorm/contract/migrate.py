@@ -33,17 +33,21 @@ OLDEST_EDITION = 10
 
 def current_index(index: JSON) -> JSON:
     """``index.json`` of an older output in the current contract: version 1 (every output
-    before editions and after them until the version was raised) becomes version 2, its entries
-    without ``edition`` 10th edition; a newer or unknown version is passed on unchanged, for
+    before editions and after them until the version was raised) becomes version 2; entries
+    without ``edition`` are 10th edition, whatever the version; a newer or unknown version (or a current index) is passed on unchanged, for
     the contract's validation to judge."""
-    if index.get("schema_version") != 1:
-        return index
+    version = index.get("schema_version")
     entries = index.get("entities")
-    if isinstance(entries, list):
-        entries = [
-            {"edition": OLDEST_EDITION, **e} if isinstance(e, dict) and "edition" not in e else e
-            for e in entries
-        ]
+    if not isinstance(version, int) or version > SCHEMA_VERSION or not isinstance(entries, list):
+        return index
+    if version == SCHEMA_VERSION and all(
+        not isinstance(e, dict) or "edition" in e for e in entries
+    ):
+        return index
+    entries = [
+        {"edition": OLDEST_EDITION, **e} if isinstance(e, dict) and "edition" not in e else e
+        for e in entries
+    ]
     return {**index, "schema_version": SCHEMA_VERSION, "entities": entries}
 
 

@@ -27,6 +27,24 @@ order; the invulnerable save, which not every model has, is not among them."""
 WEAPON_CHARACTERISTICS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
 """The characteristics of a weapon (fields of ``models.Weapon``), in printed order."""
 
+EDITIONS = (10, 11)
+"""The editions of the game the contract knows."""
+
+CURRENT_EDITION = 11
+"""The game's current edition (June 2026): what a view shows when an id is in both editions and
+the user does not say which."""
+
+
+def edition_name(edition: int) -> str:
+    """An edition in words: ``10th edition``."""
+    return f"{edition}th edition"
+
+
+def ability_title(ability: dict[str, Any]) -> str:
+    """An ability with its parameter, as a datasheet prints it: ``Deadly Demise D6``."""
+    return " ".join(str(p) for p in (ability.get("name"), ability.get("parameter")) if p)
+
+
 TURN_WORDS: dict[Turn, str] = {
     "your": "your",
     "opponent": "your opponent's",

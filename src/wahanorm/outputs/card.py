@@ -2,7 +2,8 @@
 
 The entity is found through ``index.json`` by id or by a forgiving name match (case, spacing
 and punctuation do not matter; a part of the name or a near miss will do); when several match,
-the choices are listed (exit 2). One output may hold both editions of the game under the same
+the choices are listed (exit 2), unless one of them is a core rule or stratagem: that one is
+shown, with a note naming the others and how to show them. One output may hold both editions of the game under the same
 ids: when everything that matches is one entity in both editions, the current edition's
 (``CURRENT_EDITION``, the 11th) is shown, with a note naming the other edition and how to see it
 (``--edition``); entities told apart by more than their edition are listed as choices, each with
@@ -23,12 +24,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from wahanorm.contract.vocabulary import cost_text, timing_text, weapon_title
+from wahanorm.contract.vocabulary import (
+    CURRENT_EDITION,
+    ability_title,
+    cost_text,
+    edition_name,
+    timing_text,
+    weapon_title,
+)
 from wahanorm.outputs.output import JSON, Output
 
 MAX_CHOICES = 30
-CURRENT_EDITION = 11
-"""The edition shown when a name or id is in both editions and ``--edition`` does not say."""
 
 
 @dataclass
@@ -49,14 +55,29 @@ def look_up(output: Output, query: str, kind: str | None, edition: int | None) -
     entries = [e for e in output.entries if _wanted(e, kind, edition)]
     found = find(entries, query)
     chosen, others = pick(found)
+    notes: list[str] = []
+    if chosen is None and found:
+        # A player who names a core rule or stratagem means it, not a variant of it (the
+        # core COMMAND RE-ROLL, not Boarding Actions'): the core one, with the others named.
+        chosen, others = pick([e for e in found if _is_core(e)])
+        if chosen is not None:
+            rest = sorted({(str(e["id"]), str(e["kind"])) for e in found if not _is_core(e)})
+            notes = [
+                f"also named so: {_clean(i)} ({k}); 'wahanorm show {_clean(i)}' shows it"
+                for i, k in rest
+            ]
     if chosen is None:
         return Lookup(None, problem=_choices(query, found, entries))
-    notes = [
+    notes += [
         f"{_clean(str(other['id']))} is also in the {_ordinal(_edition(other))} edition "
         f"(--edition {_edition(other)} shows it)"
         for other in others
     ]
     return Lookup(chosen, notes)
+
+
+def _is_core(entry: JSON) -> bool:
+    return str(entry["id"]).startswith("core/")
 
 
 def card_of(output: Output, entry: JSON, bold: bool, width: int) -> str:
@@ -80,11 +101,11 @@ def _wanted(entry: JSON, kind: str | None, edition: int | None) -> bool:
 
 
 def _edition(entry: JSON) -> int:
-    return int(entry.get("edition") or 10)
+    return int(entry["edition"])  # the reader of out/ gives every entry its edition
 
 
 def _ordinal(edition: int) -> str:
-    return f"{edition}th"
+    return edition_name(edition).removesuffix(" edition")
 
 
 def pick(found: Sequence[JSON]) -> tuple[JSON | None, list[JSON]]:
@@ -356,8 +377,7 @@ def _weapons_table(label: str, weapons: list[JSON], style: Style) -> list[str]:
 def _abilities(abilities: JSON, style: Style) -> list[str]:
     lines: list[str] = []
     for group in ("core", "faction"):
-        named = [a["name"] + (f" {a['parameter']}" if a.get("parameter") else "")
-                 for a in abilities.get(group, [])]  # fmt: skip
+        named = [ability_title(a) for a in abilities.get(group, [])]
         if named:
             lines += [f"{style.heading(group.upper())}: {_clean(', '.join(named))}"]
     for group in ("datasheet", "wargear"):

@@ -486,8 +486,8 @@ def _entity_rows(entity: JSON, entry: JSON, rows: Rows, next_weapon: list[int]) 
 
 
 def _edition(entity: JSON) -> int:
-    """The entity's edition (an output written before editions is 10th edition)."""
-    return int(entity.get("edition", 10))
+    """The entity's edition (the reader of out/ gives one to an entity of an older output)."""
+    return int(entity["edition"])
 
 
 def _flag(value: object) -> int | None:

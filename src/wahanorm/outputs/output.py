@@ -16,7 +16,8 @@ from typing import Any
 import orjson
 
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath
-from wahanorm.contract.migrate import current_entity
+from wahanorm.contract.migrate import current_entity, current_index
+from wahanorm.contract.vocabulary import EDITIONS
 from wahanorm.errors import InputError
 from wahanorm.outputs.folder import reading
 
@@ -24,9 +25,17 @@ JSON = dict[str, Any]
 
 
 def entity_file(entry: Mapping[str, Any]) -> str:
-    """Where the file of one ``index.json`` entry lives, relative to the output folder (an
-    entry without an edition, of an output written before editions: ``<kind>/<ns>/<name>``)."""
-    return entity_relpath(entry)
+    """Where the file of one ``index.json`` entry lives, relative to the output folder: where
+    the writer puts its id (``<edition>ed/<kind>/<ns>/<name>.json``), or, for an entry of an
+    output written before editions, where that version wrote it (``<kind>/<ns>/<name>.json``,
+    its ``path``). ``ValueError`` for an id that is no safe path, or a path elsewhere."""
+    expected = entity_relpath(entry)
+    path = entry.get("path")
+    if path is None or path == expected:
+        return expected
+    if path == entity_relpath({**entry, "edition": None}):
+        return str(path)
+    raise ValueError(f"its path {path!r} is not where its id is written")
 
 
 @dataclass
@@ -137,6 +146,11 @@ def _index(where: str, raw: bytes) -> JSON:
     data = _parse(where, raw)
     if not isinstance(data, dict):
         raise InputError(f"{where} is not a wahanorm index (not a JSON object)", path=where)
+    for entry in data.get("entities") or []:
+        if isinstance(entry, dict) and "path" not in entry:
+            with contextlib.suppress(ValueError):  # a bad entry is said below
+                entry["path"] = entity_relpath(entry)  # where that version wrote it
+    data = current_index(data)  # an older output's entries get their edition
     entries = data.setdefault("entities", [])
     if not isinstance(entries, list):
         raise InputError(f"{where}: its 'entities' is not a list", path=where)
@@ -153,6 +167,8 @@ def _entry_problem(entry: object) -> str | None:
     for field in ("kind", "id", "name", "hash"):
         if not isinstance(entry.get(field), str):
             return f"has no {field}"
+    if entry.get("edition") not in EDITIONS:
+        return "names no edition (10 or 11)"
     try:
         entity_file(entry)
     except ValueError as exc:

@@ -7,7 +7,12 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from wahanorm.contract.vocabulary import WEAPON_CHARACTERISTICS, cost_text, weapon_title
+from wahanorm.contract.vocabulary import (
+    WEAPON_CHARACTERISTICS,
+    ability_title,
+    cost_text,
+    weapon_title,
+)
 from wahanorm.outputs.diff.generic import compare_value
 from wahanorm.outputs.diff.result import Change
 from wahanorm.outputs.diff.values import (
@@ -316,10 +321,6 @@ def compare_abilities(path: str, label: str, old: Json, new: Json, out: list[Cha
         _compare_ability_list(f"{path}.{group}", glabel, a, b, out)
 
 
-def _ability_title(x: Item) -> str:
-    return " ".join(str(p) for p in (x.get("name"), x.get("parameter")) if p)
-
-
 def _compare_ability_list(
     path: str, glabel: str, old: list[Item], new: list[Item], out: list[Change]
 ) -> None:
@@ -332,8 +333,8 @@ def _compare_ability_list(
                 path=f"{path}[{x.get('name')}]",
                 op="removed",
                 label=glabel,
-                old=_ability_title(x),
-                summary=f"{glabel} removed: {_ability_title(x)}",
+                old=ability_title(x),
+                summary=f"{glabel} removed: {ability_title(x)}",
             )
         )
     for x in added:
@@ -342,9 +343,9 @@ def _compare_ability_list(
                 path=f"{path}[{x.get('name')}]",
                 op="added",
                 label=glabel,
-                new=_ability_title(x),
+                new=ability_title(x),
                 words=None,
-                summary=f"{glabel} added: {_ability_title(x)}",
+                summary=f"{glabel} added: {ability_title(x)}",
             )
         )
 

@@ -7,6 +7,7 @@ import html
 import re
 from itertools import groupby
 
+from wahanorm.contract.vocabulary import edition_name
 from wahanorm.outputs.diff.render_text import differ_line, edition_names, mixed_editions, printable
 from wahanorm.outputs.diff.result import Change, Counts, DiffReport, EntityDiff, WordOp
 from wahanorm.outputs.diff.words import elide
@@ -111,7 +112,9 @@ def _entity(d: EntityDiff, with_edition: bool = False) -> list[str]:
             f"(`{d.old_id}` → `{d.id}`, {d.similarity}% alike)"
         )
     else:
-        where = f"`{d.id}`, {d.edition}th edition" if with_edition and d.edition else f"`{d.id}`"
+        where = (
+            f"`{d.id}`, {edition_name(d.edition)}" if with_edition and d.edition else f"`{d.id}`"
+        )
         head = f"- {_ICONS[d.status]}: **{md(d.name)}** ({where})"
     lines = [head]
     for ch in d.changes:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from wahanorm.contract.ids import UNSAFE_CHARACTERS, escape_unsafe
+from wahanorm.contract.vocabulary import edition_name
 from wahanorm.outputs.diff.result import Change, Counts, DiffReport, EntityDiff, Side, WordOp
 from wahanorm.outputs.diff.values import plain_words
 from wahanorm.outputs.diff.words import elide
@@ -91,7 +92,7 @@ def _entity_line(d: EntityDiff, colour: bool, with_edition: bool) -> str:
             f"  {mark} {d.kind} {d.old_name} → {d.name}  ({d.old_id} → {d.id}, "
             f"{d.similarity}% alike)"
         )
-    where = f"{d.id}, {d.edition}th edition" if with_edition and d.edition else d.id
+    where = f"{d.id}, {edition_name(d.edition)}" if with_edition and d.edition else d.id
     return f"  {mark} {d.kind} {d.name}  ({where})"
 
 
