@@ -58,6 +58,7 @@ _STATS = {
     "LD": "leadership",
     "OC": "objective_control",
 }
+_CHAR_BOXES = frozenset({"dsCharWrap", "dsCharWrapM"})
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
 _DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
 # A link to a unit's page: ``/wh40k10ed/factions/imperial-agents/Inquisitor``.
@@ -153,7 +154,7 @@ def _bare_profile_rows(frame: Element, ctx: FrameContext) -> list[Element]:
     """Without ``dsProfileWrap``: the elements that hold characteristic boxes outside the rules
     text (a characteristic box inside an ability, ``LD +1``, is no profile)."""
     rows: list[Element] = []
-    for char in dom.select(frame, "div", "dsCharWrap"):
+    for char in _char_boxes(frame):
         if any(dom.has_class(a, "dsAbility") or a.tag == "table" for a in char.iterancestors()):
             continue
         parent = char.getparent()
@@ -200,7 +201,7 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
     """The characteristics of one profile row. ``columns`` holds the characteristic names of
     the rows read so far, for rows that print values only."""
     stats: dict[str, Stat | None] = {}
-    for index, char in enumerate(dom.select(wrap, "div", "dsCharWrap")):
+    for index, char in enumerate(_char_boxes(wrap)):
         label_el = dom.select_one(char, "div", "dsCharName")
         label = dom.cell_text(label_el).upper() if label_el is not None else ""
         if label:
@@ -227,6 +228,12 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
             continue
         stats[field_name] = parse_stat(value)
     return stats
+
+
+def _char_boxes(el: Element) -> list[Element]:
+    """The characteristic boxes under ``el`` in page order: ``dsCharWrap``, or ``dsCharWrapM``
+    on an aircraft's page (its Movement ``20+"`` in a wider box, the others beside it)."""
+    return [e for e in el.iter("div") if _CHAR_BOXES.intersection(dom.classes(e))]
 
 
 def _char_value(char: Element, label_el: Element | None) -> str:
