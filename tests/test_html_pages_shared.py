@@ -296,9 +296,10 @@ def test_page_and_its_text_dump_give_the_same_datasheet(page: str) -> None:
     links = ("leader", "led_by")
     for field in links:
         assert _unit_names(getattr(from_dump[0], field)) == _unit_names(getattr(from_page, field))
-    assert canonical_json(
-        from_dump[0].model_copy(update={"sources": [], **dict.fromkeys(links, [])})
-    ) == canonical_json(from_page.model_copy(update={"sources": [], **dict.fromkeys(links, [])}))
+    unlinked = {"sources": [], "leader": [], "led_by": []}
+    assert canonical_json(from_dump[0].model_copy(update=unlinked)) == canonical_json(
+        from_page.model_copy(update=unlinked)
+    )
 
 
 def _unit_names(ids: list[str]) -> list[str]:
