@@ -86,7 +86,8 @@ class AbilityGroups:
     wargear: list[Ability] = field(default_factory=list)
 
     def group(self, name: str) -> list[Ability]:
-        """The list of the group ``core``, ``faction``, ``datasheet`` or ``wargear``."""
+        """The list of the group ``core``, ``faction`` or ``wargear``; ``datasheet`` for any
+        other name (a box of its own on the datasheet)."""
         groups = {"core": self.core, "faction": self.faction, "wargear": self.wargear}
         return groups.get(name, self.datasheet)
 
