@@ -290,6 +290,35 @@ def test_page_and_its_text_dump_give_the_same_datasheet(page: str) -> None:
         e for e in read_text(html_to_text(html), page, html=False).entities if e.id == from_page.id
     ]
     assert len(from_dump) == 1
-    assert canonical_json(from_dump[0].model_copy(update={"sources": []})) == canonical_json(
-        from_page.model_copy(update={"sources": []})
+    # Flattened text keeps no links, so the units it lists are named in the page's own faction;
+    # the page links each to its faction's page (Cadian Shock Troops: seven Inquisitors of
+    # Imperial Agents). The same units, the same names.
+    links = ("leader", "led_by")
+    for field in links:
+        assert _unit_names(getattr(from_dump[0], field)) == _unit_names(getattr(from_page, field))
+    unlinked = {"sources": [], "leader": [], "led_by": []}
+    assert canonical_json(from_dump[0].model_copy(update=unlinked)) == canonical_json(
+        from_page.model_copy(update=unlinked)
     )
+
+
+def _unit_names(ids: list[str]) -> list[str]:
+    return sorted(unit.partition("/")[2] for unit in ids)
+
+
+def test_leader_links_name_the_faction_of_the_linked_page() -> None:
+    """Cadian Shock Troops' LED BY list links ``/factions/imperial-agents/Inquisitor``: those
+    units are Imperial Agents' (as the export's ``Datasheets_leader.csv`` gives them), the rest
+    Astra Militarum's."""
+    led_by = _sheet("astra-militarum/Cadian_Shock_Troops.html").led_by
+    assert len(led_by) == 16
+    assert [u for u in led_by if u.startswith("imperial-agents/")] == [
+        "imperial-agents/inquisitor",
+        "imperial-agents/inquisitor-coteaz",
+        "imperial-agents/inquisitor-draxus",
+        "imperial-agents/inquisitor-eisenhorn",
+        "imperial-agents/inquisitor-greyfax",
+        "imperial-agents/inquisitor-in-terminator-armour",
+        "imperial-agents/inquisitor-ostromandeus",
+    ]
+    assert "astra-militarum/commissar" in led_by

@@ -1,9 +1,11 @@
-"""A dump's datasheet block → ``Datasheet``.
+"""A dump's datasheet block → a ``DatasheetDraft`` for the shared builder.
 
 Both layouts of the dumps are read: pipe tables (``| Lash of Khorne | 12" | 9 | 2+ | … |``) and
 one cell per line (a flattened page: ``M`` / ``5"`` / ``T`` / ``6`` …, weapon name then six
 values). The block is cut into sections at their headings (RANGED WEAPONS, ABILITIES, UNIT
-COMPOSITION, LEADER, KEYWORDS: …); each section has its own small reader.
+COMPOSITION, LEADER, KEYWORDS: …); each section has its own small reader. What is the same for
+every source (ORDERS, transport, "None" options, keyword scopes, cost-line model counts, leader
+ids) is left to ``blocks.datasheet.build_datasheet``.
 """
 
 from __future__ import annotations
@@ -13,22 +15,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wahanorm.blocks.clean.lines import Line
+from wahanorm.blocks.datasheet import At, CostLine, DatasheetDraft, ScopedKeywords, UnitRef
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
 from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.blocks.parse.points import CostTable, cost_tier, is_heading, model_count
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.parse.weapon_abilities import report_unknown, split_profile, split_weapon_cell
-from wahanorm.contract.ids import make_id
-from wahanorm.contract.models import (
-    Abilities,
-    Ability,
-    Damaged,
-    Datasheet,
-    Points,
-    Profile,
-    SourceRef,
-    Weapon,
-)
+from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef, Weapon
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 
 WeaponType = Literal["ranged", "melee"]
@@ -76,58 +69,37 @@ def _split_sections(lines: list[Line]) -> _Sections:
     return sections
 
 
-def parse_datasheet(lines: list[Line], path: str, report: Report) -> Datasheet:
-    """The datasheet of a dump; what cannot be read is reported, the rest kept."""
+def read_datasheet(lines: list[Line], path: str, report: Report) -> DatasheetDraft:
+    """The datasheet of a dump, as a draft; what cannot be read is reported, the rest kept."""
     header = lines[0]
     faction, _, name = header.text.partition(" – ")
-    faction, name = faction.strip(), name.strip()
     sections = _split_sections(lines[1:])
-    reader = _Reader(path, report, name)
+    draft = DatasheetDraft(
+        name=name.strip(),
+        faction=faction.strip(),
+        sources=[SourceRef(path=path, line_start=header.number, line_end=lines[-1].number)],
+    )
+    reader = _Reader(path, report, draft)
     reader.preamble(sections.preamble)
     for head, line, body in sections.parts:
         reader.section(head, line, body)
     reader.check()
-    fields = reader.fields()
-    # The units a leader can join are named on the page; as ids (in the leader's faction, where
-    # the page's units are) they match what the export links.
-    fields["leader"] = sorted({make_id(faction, unit) for unit in reader.leader})
-    return Datasheet(
-        id=make_id(faction, name),
-        name=name,
-        faction=faction,
-        sources=[SourceRef(path=path, line_start=header.number, line_end=lines[-1].number)],
-        **fields,
-    )
+    draft.profiles = reader.profiles()
+    return draft
 
 
 class _Reader:
-    """Collects the fields of one datasheet, section by section."""
+    """Fills the draft of one datasheet, section by section."""
 
-    def __init__(self, path: str, report: Report, name: str) -> None:
+    def __init__(self, path: str, report: Report, draft: DatasheetDraft) -> None:
         self.path = path
         self.report = report
-        self.name = name
-        self.base_size: str | None = None
+        self.draft = draft
+        self.name = draft.name
         self.stats: dict[str, str] = {}
-        self.stats_model = name
-        self.profiles: list[tuple[str, dict[str, str]]] = []
-        self.weapons: list[Weapon] = []
-        self.core: list[Ability] = []
-        self.faction: list[Ability] = []
-        self.datasheet: list[Ability] = []
-        self.wargear: list[Ability] = []
-        self.options: list[str] = []
-        self.composition: list[str] = []
-        self.loadout: str | None = None
-        self.points: list[Points] = []
-        self.leader: list[str] = []
+        self.stats_model = draft.name
+        self.stat_rows: list[tuple[str, dict[str, str]]] = []
         self.leader_line: Line | None = None
-        self.orders: list[str] = []
-        self.keywords: list[str] = []
-        self.faction_keywords: list[str] = []
-        self.damaged: Damaged | None = None
-        self.scoped: dict[str, list[str]] = {}
-        self.keywords_line: Line | None = None
 
     # ---- sections --------------------------------------------------------------------------
     def preamble(self, lines: list[Line]) -> None:
@@ -142,7 +114,7 @@ class _Reader:
             label = STAT_LABELS.get(text.upper())
             following = lines[index + 1].text if index + 1 < len(lines) else ""
             if base:
-                self.base_size = base.group("size").strip()
+                self.draft.base_size = base.group("size").strip()
             elif label and _CELL.match(following):
                 self._stat(model, label, following)
                 index += 1
@@ -161,11 +133,11 @@ class _Reader:
                 )
             index += 1
         if self.stats:
-            self.profiles.append((self.stats_model, self.stats))
+            self.stat_rows.append((self.stats_model, self.stats))
 
     def _stat(self, model: str, label: str, value: str) -> None:
         if label in self.stats or (self.stats and model != self.stats_model):
-            self.profiles.append((self.stats_model, self.stats))
+            self.stat_rows.append((self.stats_model, self.stats))
             self.stats = {}
         self.stats_model = model
         self.stats[label] = value
@@ -177,7 +149,7 @@ class _Reader:
         if head in ("RANGED WEAPONS", "MELEE WEAPONS"):
             self.weapon_table("ranged" if head.startswith("RANGED") else "melee", line, body)
         elif head == "WARGEAR OPTIONS":
-            self.options = _bullet_items(body)
+            self.draft.wargear_options = _bullet_items(body)
         elif head in ("ABILITIES", "WARGEAR ABILITIES"):
             self.abilities(body, wargear=head == "WARGEAR ABILITIES")
         elif head == "UNIT COMPOSITION":
@@ -185,21 +157,18 @@ class _Reader:
         elif head == "LEADER":
             self.leader_section(line, body)
         elif head == "ORDERS":
-            self.orders = [x.text for x in body]
+            self.draft.orders = "\n".join(x.text for x in body) or None
         elif head == "TRANSPORT":
-            # The transport capacity: a datasheet ability named "Transport", as the export has it.
             first = after.lstrip(":").strip()
             text = "\n".join([first, *(x.text for x in body)] if first else [x.text for x in body])
-            if text:
-                self.datasheet.append(Ability(name="Transport", text=text))
+            self.draft.transport = text or None
         elif head == "KEYWORDS":
-            self.keywords, self.scoped = _scoped_keyword_list(after.lstrip(":").strip(), body)
-            self.keywords_line = line
+            self.keywords(line, after.lstrip(":").strip(), body)
         elif head == "FACTION KEYWORDS":
-            self.faction_keywords = _keyword_list(after.lstrip(":").strip(), body)
+            self.draft.faction_keywords = _keyword_list(after.lstrip(":").strip(), body)
         elif head == "DAMAGED":
             wounds = re.sub(r"(?i)\s*wounds remaining\s*$", "", after.lstrip(":").strip())
-            self.damaged = Damaged(wounds=wounds, text="\n".join(x.text for x in body))
+            self.draft.damaged = Damaged(wounds=wounds, text="\n".join(x.text for x in body))
 
     def weapon_table(self, kind: WeaponType, line: Line, body: list[Line]) -> None:
         """Pipe rows, or (one cell per line) the column headings then name + six cells."""
@@ -251,7 +220,7 @@ class _Reader:
             return
         report_unknown(found.unknown, full_name, self.report, line.number)
         name, profile = split_profile(full_name)
-        self.weapons.append(
+        self.draft.weapons.append(
             Weapon(
                 name=name,
                 profile=profile,
@@ -268,13 +237,14 @@ class _Reader:
 
     def abilities(self, body: list[Line], wargear: bool) -> None:
         """CORE:, FACTION:, then ``Name: text`` abilities; other lines continue the last one."""
-        target = self.wargear if wargear else self.datasheet
+        groups = self.draft.abilities
+        target = groups.wargear if wargear else groups.datasheet
         for line in body:
             text = line.text
             if text.startswith("CORE:"):
                 self.core_list(line)
             elif text.startswith("FACTION:"):
-                self.faction.extend(
+                groups.faction.extend(
                     Ability(name=n.strip()) for n in text[8:].split(",") if n.strip()
                 )
             elif (named := _NAMED.match(text)) and not text.startswith("- "):
@@ -290,11 +260,12 @@ class _Reader:
     def core_list(self, line: Line) -> None:
         """The CORE abilities with their parameters; a list the grammar cannot read is reported
         and kept as plain names."""
+        core = self.draft.abilities.core
         try:
-            self.core.extend(parse_core_abilities(line.text[5:], self.path, line.number))
+            core.extend(parse_core_abilities(line.text[5:], self.path, line.number))
         except ParseFailure as exc:
             self.report.diagnostics.append(exc.to_diagnostic())
-            self.core.extend(split_core_list(line.text[5:]))
+            core.extend(split_core_list(line.text[5:]))
 
     def composition_and_costs(self, body: list[Line]) -> None:
         """Composition bullets, the loadout sentence, then the cost table in either layout: a
@@ -313,39 +284,42 @@ class _Reader:
                 self.cost(body[index], table.line(text, following))
                 index += 1
             elif text.startswith("- ") or text == "OR":
-                self.composition.append(text.removeprefix("- ").strip())
+                self.draft.unit_composition.append(text.removeprefix("- ").strip())
             elif text.startswith("|") and "COSTS" in text.upper():
                 pass  # the cost table's own heading row
             else:
                 # What the page prints under the composition: the loadout ("Every model is
                 # equipped with: …") and the notes that follow it.
-                self.loadout = f"{self.loadout}\n{text}" if self.loadout else text
+                loadout = self.draft.loadout
+                self.draft.loadout = f"{loadout}\n{text}" if loadout else text
             index += 1
 
     def cost(self, line: Line, points: Points | None) -> None:
-        """One cost line; a count of models that is not certain is reported."""
+        """One cost line, with its line."""
         assert points is not None  # the row's pattern checked the cost
-        if points.models is None:
-            self.report.info(
-                "cost-models",
-                f"cost line {points.text!r}: the number of models is not certain; models left "
-                "empty",
-                line.number,
-            )
-        self.points.append(points)
+        self.draft.costs.append(CostLine(points, At(line.number)))
 
     def leader_section(self, line: Line, body: list[Line]) -> None:
-        """The units this model can lead; the intro sentence alone is a hole in the source."""
+        """The units this model can lead (a dump has no links: they are named in the
+        datasheet's faction); the intro sentence alone is a hole in the source."""
         self.leader_line = line
         for item in body:
             if _LEADER_INTRO.match(item.text):
                 self.leader_line = item
             else:
-                self.leader.append(item.text.removeprefix("- ").strip())
+                self.draft.leader.append(UnitRef(item.text.removeprefix("- ").strip()))
+
+    def keywords(self, line: Line, first: str, body: list[Line]) -> None:
+        """The unit's keywords, and those a ``Model:`` label scopes to one model."""
+        unit, scoped = _scoped_keyword_list(first, body)
+        self.draft.keywords = unit
+        self.draft.scoped_keywords = [
+            ScopedKeywords(model, words, At(line.number)) for model, words in scoped.items()
+        ]
 
     def check(self) -> None:
         """Report what a datasheet should have and this one lost."""
-        if self.leader_line is not None and not self.leader:
+        if self.leader_line is not None and not self.draft.leader:
             self.report.warning(
                 "hole",
                 "LEADER section lists no units (the list was lost)",
@@ -353,43 +327,12 @@ class _Reader:
                 excerpt=caret_excerpt(self.leader_line.text, None),
             )
 
-    def fields(self) -> dict[str, object]:
-        """The collected fields, ready for ``Datasheet``."""
-        profile = [
-            Profile(
-                name=model,
-                keywords=self.scoped.get(model.upper(), []),
-                **{k: parse_stat(v) for k, v in stats.items()},
-            )
-            for model, stats in self.profiles
+    def profiles(self) -> list[Profile]:
+        """One profile per model whose characteristics were read."""
+        return [
+            Profile(name=model, **{k: parse_stat(v) for k, v in stats.items()})
+            for model, stats in self.stat_rows
         ]
-        models = {model.upper() for model, _ in self.profiles}
-        for model, words in self.scoped.items():
-            if model not in models:
-                # Keywords of a model no profile is named after stay with the unit's.
-                self.report.warning(
-                    "keyword-scope",
-                    f"keywords for {model!r}, a model no profile is named after: kept on the unit",
-                    self.keywords_line.number if self.keywords_line else None,
-                )
-                self.keywords = sorted(set(self.keywords) | set(words))
-        return {
-            "base_size": self.base_size,
-            "profiles": profile,
-            "weapons": self.weapons,
-            "abilities": Abilities(
-                core=self.core, faction=self.faction, datasheet=self.datasheet, wargear=self.wargear
-            ),
-            "damaged": self.damaged,
-            "wargear_options": self.options,
-            "unit_composition": self.composition,
-            "loadout": self.loadout,
-            "points": self.points,
-            "leader": self.leader,
-            "orders": "\n".join(self.orders) or None,
-            "keywords": self.keywords,
-            "faction_keywords": self.faction_keywords,
-        }
 
 
 def _stat_row(text: str) -> list[str]:
@@ -423,7 +366,7 @@ def _is_cost_line(what: str, cost: str) -> bool:
 def _bullet_items(body: list[Line]) -> list[str]:
     """Wargear options, one per item. An option that ends with ':' takes the bullets after it
     that are choices (``1 flamer``: no sentence end) as its own; a footnote (``* You cannot…``)
-    is an item of its own; ``None`` alone means no option."""
+    is an item of its own."""
     items: list[str] = []
     open_choice = False
     for line in body:
@@ -433,7 +376,7 @@ def _bullet_items(body: list[Line]) -> list[str]:
             continue
         items.append(text)
         open_choice = text.endswith(":")
-    return [] if [x.lower() for x in items] == ["none"] else items
+    return items
 
 
 _ALL_MODELS = re.compile(r"^[–-]?\s*ALL MODELS$", re.IGNORECASE)

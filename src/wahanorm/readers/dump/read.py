@@ -1,7 +1,8 @@
 """Page dumps (text): clean, segment and parse one dump into entities.
 
-The datasheet block becomes a ``Datasheet``; the page's short indexes link it to the stratagems,
-detachment rules and enhancements it lists; every rules entry of the tooltip text becomes a
+The datasheet block becomes a ``Datasheet`` (through the shared builder); the page's short
+indexes link it to the units that can lead it and the stratagems, detachment rules and
+enhancements it lists; every rules entry of the tooltip text becomes a
 ``Stratagem``, ``DetachmentRule`` or ``Rule``. Holes in the source (a keyword missing from a
 sentence, a placeholder left by the site) are reported with their line and column.
 """
@@ -12,6 +13,7 @@ import re
 
 from wahanorm.blocks import clean as cleaning
 from wahanorm.blocks.clean.lines import Line
+from wahanorm.blocks.datasheet import DatasheetDraft, UnitRef, build_datasheet
 from wahanorm.blocks.edition import page_edition
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
@@ -20,7 +22,6 @@ from wahanorm.blocks.parse.stratagems import parse_entry, split_source
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
-    Datasheet,
     DetachmentRule,
     Enhancement,
     Rule,
@@ -30,7 +31,7 @@ from wahanorm.contract.models import (
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
 from wahanorm.readers.dump import textcontent
-from wahanorm.readers.dump.datasheet import parse_datasheet
+from wahanorm.readers.dump.datasheet import read_datasheet
 from wahanorm.readers.dump.segment import (
     BRACKET_RULE,
     CAPS_NUMBERED,
@@ -177,15 +178,15 @@ def _page_entities(blocks: list[Block], display: str, report: Report) -> list[En
         else b
         for b in blocks
     ]
-    datasheet: Datasheet | None = None
+    datasheet: DatasheetDraft | None = None
     faction_names: set[str] = set()
     if blocks[0].kind == "datasheet":
-        datasheet = parse_datasheet(blocks[0].lines, display, report)
+        datasheet = read_datasheet(blocks[0].lines, display, report)
         faction_names = {a.name.lower() for a in datasheet.abilities.faction}
     entities = _entries(blocks, display, report, datasheet, faction_names)
     if datasheet is not None:
-        datasheet = _link_indexes(datasheet, blocks, entities, display, report)
-        entities.insert(0, datasheet)
+        _link_indexes(datasheet, blocks, entities, display, report)
+        entities.insert(0, build_datasheet(datasheet, report))
     return entities
 
 
@@ -197,7 +198,7 @@ def _entries(
     blocks: list[Block],
     path: str,
     report: Report,
-    datasheet: Datasheet | None,
+    datasheet: DatasheetDraft | None,
     faction_names: set[str],
 ) -> list[Entity]:
     entities: list[Entity] = []
@@ -312,7 +313,7 @@ def _as_enhancement(block: Block) -> Block:
 
 
 def _enhancement(
-    block: Block, path: str, report: Report, datasheet: Datasheet | None
+    block: Block, path: str, report: Report, datasheet: DatasheetDraft | None
 ) -> Enhancement:
     """``- Name`` / ``25 pts`` / ``<Detachment> Detachment`` / flavour / text, or without the
     cost line."""
@@ -350,7 +351,7 @@ def _rule(
     block: Block,
     path: str,
     report: Report,
-    datasheet: Datasheet | None,
+    datasheet: DatasheetDraft | None,
     faction_names: set[str],
 ) -> Rule | None:
     name, number = _rule_heading(block.lines[0].text)
@@ -401,17 +402,17 @@ def _index_rows(block: Block) -> list[list[Line]]:
 
 
 def _link_indexes(
-    datasheet: Datasheet,
+    datasheet: DatasheetDraft,
     blocks: list[Block],
     entities: list[Entity],
     path: str,
     report: Report,
-) -> Datasheet:
-    """The ids of the stratagems, detachment rules and enhancements the page lists."""
+) -> None:
+    """The units that can lead the datasheet (named in its faction: a dump has no links) and the
+    ids of the stratagems, detachment rules and enhancements the page lists, into its draft."""
     stratagem_ids: set[str] = set()
     rule_ids: set[str] = set()
     enhancement_ids: set[str] = set()
-    led_by: set[str] = set()
     known = {(e.kind, e.id) for e in entities}
     rules_by_name = {e.name.lower(): e.id for e in entities if e.kind == "detachment_rule"}
     enhancements_by_name: dict[str, list[str]] = {}
@@ -444,7 +445,7 @@ def _link_indexes(
                     )
         elif block.kind == "led_by_index":
             units = [x.text[2:].strip() for x in block.lines if x.text.startswith("- ")]
-            led_by.update(make_id(datasheet.faction, unit) for unit in units)
+            datasheet.led_by.extend(UnitRef(unit) for unit in units)
             if not units:
                 report.warning(
                     "hole", "LED BY section lists no units (the list was lost)", block.first
@@ -458,18 +459,13 @@ def _link_indexes(
                 enhancement = _listed_enhancement(datasheet, name_line, cost_line, path, report)
                 enhancement_ids.add(enhancement.id)
                 entities.append(enhancement)
-    return datasheet.model_copy(
-        update={
-            "stratagems": sorted(stratagem_ids),
-            "detachment_rules": sorted(rule_ids),
-            "enhancements": sorted(enhancement_ids),
-            "led_by": sorted(led_by),
-        }
-    )
+    datasheet.stratagems = sorted(stratagem_ids)
+    datasheet.detachment_rules = sorted(rule_ids)
+    datasheet.enhancements = sorted(enhancement_ids)
 
 
 def _listed_enhancement(
-    datasheet: Datasheet, name_line: Line, cost_line: Line | None, path: str, report: Report
+    datasheet: DatasheetDraft, name_line: Line, cost_line: Line | None, path: str, report: Report
 ) -> Enhancement:
     """An enhancement the page only lists (name and cost): its detachment and text are not in
     the dump, so it is named in the faction's namespace and reported."""

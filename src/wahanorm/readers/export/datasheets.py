@@ -3,7 +3,9 @@
 and the stratagems, enhancements and detachment rules a datasheet lists.
 
 Each linked table is grouped by datasheet id once (a pass over each table), so the whole export
-is assembled in time linear in its size.
+is assembled in time linear in its size. Each datasheet's rows fill a ``DatasheetDraft``; the
+rules every source shares (ORDERS, transport, "None" options, keyword scopes, cost-line model
+counts) are ``blocks.datasheet.build_datasheet``'s.
 """
 
 from __future__ import annotations
@@ -13,6 +15,15 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from wahanorm.blocks.datasheet import (
+    AbilityGroups,
+    At,
+    CostLine,
+    DatasheetDraft,
+    ScopedKeywords,
+    UnitRef,
+    build_datasheet,
+)
 from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
 from wahanorm.blocks.parse.points import CostTable
@@ -25,11 +36,9 @@ from wahanorm.blocks.parse.weapon_abilities import (
 )
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
-    Abilities,
     Ability,
     Damaged,
     Datasheet,
-    Points,
     Profile,
     Stat,
     Weapon,
@@ -236,26 +245,27 @@ def _datasheet(
     key = record.get("id")
     models = linked.of("Datasheets_models.csv", key)
     keywords, faction_keywords, scoped = _keywords(ctx, linked.of("Datasheets_keywords.csv", key))
-    profiles = _scoped_keywords(ctx, [_profile(ctx, row) for row in models], scoped, keywords)
-    return Datasheet(
+    draft = DatasheetDraft(
         id=ids[key],
         name=name,
         is_support=flag(ctx, SHEETS, record, "is_support"),
         sources=[ctx.source(SHEETS, record)],
         faction=faction,
         base_size=_base_size(ctx, models),
-        profiles=profiles,
+        profiles=[_profile(ctx, row) for row in models],
         weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key)),
-        abilities=_abilities(ctx, record, linked.of("Datasheets_abilities.csv", key), links),
+        abilities=_abilities(ctx, linked.of("Datasheets_abilities.csv", key)),
+        transport=ctx.text(SHEETS, record, "transport") or None,
         damaged=_damaged(ctx, record),
-        wargear_options=_options(_lines(ctx, "Datasheets_options.csv", linked, key)),
+        wargear_options=_lines(ctx, "Datasheets_options.csv", linked, key),
         unit_composition=_lines(ctx, "Datasheets_unit_composition.csv", linked, key),
         loadout=ctx.optional(SHEETS, record, "loadout"),
-        points=_points(ctx, linked.of("Datasheets_models_cost.csv", key)),
-        leader=sorted(set(leads.get(key, []))),
-        led_by=sorted(set(leads.get(f"led_by:{key}", []))),
+        costs=_costs(ctx, linked.of("Datasheets_models_cost.csv", key)),
+        leader=[UnitRef(id=unit) for unit in leads.get(key, [])],
+        led_by=[UnitRef(id=unit) for unit in leads.get(f"led_by:{key}", [])],
         keywords=keywords,
         faction_keywords=faction_keywords,
+        scoped_keywords=scoped,
         stratagems=_ids(
             ctx, "Datasheets_stratagems.csv", "stratagem_id", linked, key, links.stratagems
         ),
@@ -271,6 +281,7 @@ def _datasheet(
             ctx, "Datasheets_enhancements.csv", "enhancement_id", linked, key, links.enhancements
         ),
     )
+    return build_datasheet(draft, ctx.report)
 
 
 def _stat(ctx: ExportContext, table: str, row: Record, column: str, suffix: str = "") -> Stat:
@@ -431,18 +442,13 @@ def _cached_abilities(text: str) -> AbilityList:
     return parse_ability_list(text)
 
 
-def _abilities(ctx: ExportContext, sheet: Record, rows: list[Record], links: LinkMaps) -> Abilities:
-    groups: dict[str, list[Ability]] = {"core": [], "faction": [], "datasheet": [], "wargear": []}
+def _abilities(ctx: ExportContext, rows: list[Record]) -> AbilityGroups:
+    groups = AbilityGroups()
     for row in rows:
         group, ability = _ability(ctx, row)
         if ability is not None:
-            groups[group].append(ability)
-    transport = ctx.text(SHEETS, sheet, "transport")
-    if transport:
-        # The transport capacity is a box of rules text on the datasheet; the contract has no
-        # field for it, so it is kept as the datasheet ability the page titles it by.
-        groups["datasheet"].append(Ability(name="Transport", text=transport))
-    return Abilities(**groups)
+            groups.group(group).append(ability)
+    return groups
 
 
 def _ability(ctx: ExportContext, row: Record) -> tuple[str, Ability | None]:
@@ -521,22 +527,17 @@ def _lines(ctx: ExportContext, table: str, linked: _Linked, key: str) -> list[st
     return [text for row in rows if (text := ctx.text(table, row, "description"))]
 
 
-def _options(lines: list[str]) -> list[str]:
-    """Wargear options; the one line "None" is no option (as the dumps and pages read it)."""
-    return [] if [x.strip().lower() for x in lines] == ["none"] else lines
-
-
 def _line_number(row: Record) -> int:
     raw = row.get("line")
     return int(raw) if raw.isdigit() else 0
 
 
-def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
+def _costs(ctx: ExportContext, rows: list[Record]) -> list[CostLine]:
     """The cost lines in order; a tier heading (``YOUR 4TH + UNIT COSTS``, no cost) says which
     units the lines under it apply to, another heading (``WARGEAR OPTIONS``) makes the lines
     under it add-ons."""
     table = "Datasheets_models_cost.csv"
-    points: list[tuple[Points, int]] = []
+    points: list[CostLine] = []
     reader = CostTable()
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
@@ -552,29 +553,23 @@ def _points(ctx: ExportContext, rows: list[Record]) -> list[Points]:
                 path=ctx.path(table),
             )
             continue
-        if line.models is None:
-            ctx.report.info(
-                "cost-models",
-                f"cost line {line.text!r}: the number of models is not certain; models left empty",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
-        points.append((line, row.line_start))
+        points.append(CostLine(line, At(row.line_start, ctx.path(table))))
     return _repeats_out(ctx, points)
 
 
-def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[Points]:
+def _repeats_out(ctx: ExportContext, points: list[CostLine]) -> list[CostLine]:
     """The export prints some cost tables two or three times over (``YOUR UNIT COSTS`` /
     ``YOUR UNIT COSTS`` / ``1 model|70`` / ``1 model|70`` …): a line that repeats an earlier one
     exactly is left out (counted for one note of the whole export); two lines for the same models
     and units at different costs are both kept and said aloud."""
-    kept: list[Points] = []
+    kept: list[CostLine] = []
     seen: dict[tuple[str, int | None, int | None, bool], int] = {}
-    for line, line_start in points:
+    for cost in points:
+        line = cost.points
         key = (line.text, line.units_from, line.units_to, line.add_on)
         if key not in seen:
             seen[key] = line.points
-            kept.append(line)
+            kept.append(cost)
         elif seen[key] == line.points:
             ctx.repeated_costs += 1
         else:
@@ -582,38 +577,34 @@ def _repeats_out(ctx: ExportContext, points: list[tuple[Points, int]]) -> list[P
                 "cost-conflict",
                 f"cost line {line.text!r} ({units_text(line.model_dump()) or 'every unit'}) costs {seen[key]} and "
                 f"{line.points} in the same table; both kept",
-                line=line_start,
-                path=ctx.path("Datasheets_models_cost.csv"),
+                line=cost.at.line,
+                path=cost.at.path,
             )
-            kept.append(line)
+            kept.append(cost)
     return kept
 
 
 def _keywords(
     ctx: ExportContext, rows: list[Record]
-) -> tuple[list[str], list[str], dict[str, tuple[list[str], Record]]]:
-    """Keywords in the dumps' form (upper case), faction keywords apart, each once, sorted: the
-    export's row order changes between exports while the keywords do not. Keywords whose
-    ``model`` column names one model (``ASPIRING SORCERER ONLY``; ``ALL MODELS`` and an empty
-    cell are the whole unit's) come apart too, by that model's name in upper case, each with the
-    first row that scopes it (for its line)."""
+) -> tuple[list[str], list[str], list[ScopedKeywords]]:
+    """Keywords, faction keywords apart, and the keywords whose ``model`` column names one
+    model (``ASPIRING SORCERER ONLY``; ``ALL MODELS`` and an empty cell are the whole unit's),
+    each row with its line."""
     table = "Datasheets_keywords.csv"
-    plain: dict[str, None] = {}
-    faction: dict[str, None] = {}
-    scoped: dict[str, tuple[list[str], Record]] = {}
+    plain: list[str] = []
+    faction: list[str] = []
+    scoped: list[ScopedKeywords] = []
     for row in rows:
-        keyword = ctx.text(table, row, "keyword").upper()
+        keyword = ctx.text(table, row, "keyword")
         if not keyword:
             continue
         is_faction = row.get("is_faction_keyword").strip().lower() == "true"
         model = _model_scope(ctx.text(table, row, "model"))
         if model and not is_faction:
-            words, _ = scoped.setdefault(model, ([], row))
-            if keyword not in words:
-                words.append(keyword)
+            scoped.append(ScopedKeywords(model, [keyword], At(row.line_start, ctx.path(table))))
             continue
-        (faction if is_faction else plain)[keyword] = None
-    return sorted(plain), sorted(faction), scoped
+        (faction if is_faction else plain).append(keyword)
+    return plain, faction, scoped
 
 
 _ONLY = re.compile(r"\s+ONLY$")
@@ -624,48 +615,6 @@ def _model_scope(cell: str) -> str:
     ``ASPIRING SORCERER``); empty for the whole unit (an empty cell, ``ALL MODELS``)."""
     scope = _ONLY.sub("", " ".join(cell.split()).upper())
     return "" if scope in ("", "ALL MODELS") else scope
-
-
-def _scoped_keywords(
-    ctx: ExportContext,
-    profiles: list[Profile],
-    scoped: dict[str, tuple[list[str], Record]],
-    keywords: list[str],
-) -> list[Profile]:
-    """Each model's own keywords on its profile (as the page reader puts them). A scope names a
-    profile exactly, or is the only profile whose name it holds as whole words (``SAINT
-    CELESTINE`` → the profile ``Celestine``); keywords scoped to no profile, or to several,
-    stay with the unit's, said aloud."""
-    table = "Datasheets_keywords.csv"
-    names = [profile.name.upper() for profile in profiles]
-    own: dict[int, set[str]] = defaultdict(set)
-    for model, (words, row) in scoped.items():
-        index = _profile_index(model, names)
-        if index is None:
-            ctx.report.warning(
-                "keyword-scope",
-                f"keywords {', '.join(words)} are scoped to {model!r}, which names no single "
-                f"model profile of the datasheet ({', '.join(names) or 'none'}); kept on the unit",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
-            keywords[:] = sorted(set(keywords) | set(words))
-            continue
-        own[index].update(words)
-    return [
-        profile.model_copy(update={"keywords": sorted(set(profile.keywords) | own[i])})
-        if i in own
-        else profile
-        for i, profile in enumerate(profiles)
-    ]
-
-
-def _profile_index(model: str, names: list[str]) -> int | None:
-    if model in names:
-        return names.index(model)
-    padded = f" {model} "
-    holding = [i for i, name in enumerate(names) if name and f" {name} " in padded]
-    return holding[0] if len(holding) == 1 else None
 
 
 def _ids(

@@ -4,7 +4,8 @@ The frame holds, in order: the name header with the base size, one or more chara
 profiles and the invulnerable save, the weapon tables (``table.wTable``), then sections that
 each start with a ``div.dsHeader`` (WARGEAR OPTIONS, ABILITIES, UNIT COMPOSITION, DAMAGED …),
 the keyword boxes (``div.ds2colKW``), and the lists of stratagems, detachment rules and
-enhancements, whose full text lives in the page's hidden tooltips.
+enhancements, whose full text lives in the page's hidden tooltips. The frame fills a
+``DatasheetDraft``; the rules every source shares are ``blocks.datasheet.build_datasheet``'s.
 """
 
 from __future__ import annotations
@@ -12,10 +13,18 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from wahanorm.blocks import html as dom
 from wahanorm.blocks.clean.characters import normalize_text
+from wahanorm.blocks.datasheet import (
+    At,
+    CostLine,
+    DatasheetDraft,
+    ScopedKeywords,
+    UnitRef,
+    build_datasheet,
+)
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
 from wahanorm.blocks.parse.points import CostTable
@@ -29,11 +38,9 @@ from wahanorm.blocks.parse.weapon_abilities import (
 )
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
-    Abilities,
     Ability,
     Damaged,
     Datasheet,
-    Points,
     Profile,
     SourceRef,
     Stat,
@@ -51,28 +58,11 @@ _STATS = {
     "LD": "leadership",
     "OC": "objective_control",
 }
+_CHAR_BOXES = frozenset({"dsCharWrap", "dsCharWrapM"})
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
 _DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
-
-
-@dataclass
-class _Sheet:
-    """What the sections of a frame fill in, before it becomes a frozen ``Datasheet``."""
-
-    abilities: dict[str, list[Ability]] = field(
-        default_factory=lambda: {"core": [], "faction": [], "datasheet": [], "wargear": []}
-    )
-    damaged: Damaged | None = None
-    wargear_options: list[str] = field(default_factory=list)
-    unit_composition: list[str] = field(default_factory=list)
-    loadout: str | None = None
-    points: list[Points] = field(default_factory=list)
-    leader: list[str] = field(default_factory=list)
-    led_by: list[str] = field(default_factory=list)
-    orders: str | None = None
-    stratagems: list[str] = field(default_factory=list)
-    detachment_rules: list[str] = field(default_factory=list)
-    enhancements: list[str] = field(default_factory=list)
+# A link to a unit's page: ``/wh40k10ed/factions/imperial-agents/Inquisitor``.
+_UNIT_LINK = re.compile(r"/factions/(?P<faction>[a-z0-9-]+)/[^/?#]+/?(?:[?#].*)?$")
 
 
 @dataclass
@@ -94,69 +84,21 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
     if not name:
         ctx.report.error("html-no-name", "datasheet frame without a name", line=frame.sourceline)
         return None
-    sheet = _Sheet()
+    start, end = dom.line_range(frame)
+    draft = DatasheetDraft(
+        name=name,
+        faction=ctx.faction,
+        sources=[SourceRef(path=ctx.display, line_start=start, line_end=end)],
+        base_size=_base_size(header),
+    )
     sections = _sections(frame)
     for title, title_el, content in sections:
-        _read_section(title, title_el, content, sheet, ctx)
-    _read_unsectioned(frame, sections, sheet, ctx)
-    keywords, faction_keywords, scoped = _keywords(frame, ctx)
-    profiles = _scoped_keywords(_profiles(frame, name, ctx), scoped, keywords, frame, ctx)
-    start, end = dom.line_range(frame)
-    return Datasheet(
-        id=make_id(ctx.faction, name),
-        name=name,
-        sources=[SourceRef(path=ctx.display, line_start=start, line_end=end)],
-        faction=ctx.faction,
-        base_size=_base_size(header),
-        profiles=profiles,
-        weapons=_weapons(frame, ctx),
-        abilities=Abilities(**sheet.abilities),
-        damaged=sheet.damaged,
-        wargear_options=sheet.wargear_options,
-        unit_composition=sheet.unit_composition,
-        loadout=sheet.loadout,
-        points=sheet.points,
-        # The units it can lead, as ids in the leader's faction (as the dump and export give).
-        leader=sorted({make_id(ctx.faction, unit) for unit in sheet.leader}),
-        led_by=sorted({make_id(ctx.faction, unit) for unit in sheet.led_by}),
-        orders=sheet.orders,
-        keywords=keywords,
-        faction_keywords=faction_keywords,
-        stratagems=_id_set(sheet.stratagems),
-        detachment_rules=_id_set(sheet.detachment_rules),
-        enhancements=_id_set(sheet.enhancements),
-    )
-
-
-def _scoped_keywords(
-    profiles: list[Profile],
-    scoped: dict[str, list[str]],
-    keywords: list[str],
-    frame: Element,
-    ctx: FrameContext,
-) -> list[Profile]:
-    """Each model's own keywords on its profile. Keywords scoped to a model no profile is named
-    after stay with the unit's, said aloud."""
-    by_name = {p.name.upper(): p for p in profiles}
-    for model, words in scoped.items():
-        if model not in by_name:
-            ctx.report.warning(
-                "html-keyword-scope",
-                f"keywords for {model!r}, a model no profile is named after: kept on the unit",
-                line=frame.sourceline,
-            )
-            keywords[:] = sorted(set(keywords) | set(words))
-            continue
-        profile = by_name[model]
-        by_name[model] = profile.model_copy(
-            update={"keywords": sorted(set(profile.keywords) | set(words))}
-        )
-    return [by_name.get(p.name.upper(), p) for p in profiles]
-
-
-def _id_set(ids: list[str]) -> list[str]:
-    # Sorted, as the dump path gives them: the page's order is the site's filter order.
-    return sorted(set(ids))
+        _read_section(title, title_el, content, draft, ctx)
+    _read_unsectioned(frame, sections, draft, ctx)
+    _read_keywords(frame, draft, ctx)
+    draft.profiles = _profiles(frame, name, ctx)
+    draft.weapons = _weapons(frame, ctx)
+    return build_datasheet(draft, ctx.report)
 
 
 # ---- header and characteristics ---------------------------------------------------------------
@@ -212,7 +154,7 @@ def _bare_profile_rows(frame: Element, ctx: FrameContext) -> list[Element]:
     """Without ``dsProfileWrap``: the elements that hold characteristic boxes outside the rules
     text (a characteristic box inside an ability, ``LD +1``, is no profile)."""
     rows: list[Element] = []
-    for char in dom.select(frame, "div", "dsCharWrap"):
+    for char in _char_boxes(frame):
         if any(dom.has_class(a, "dsAbility") or a.tag == "table" for a in char.iterancestors()):
             continue
         parent = char.getparent()
@@ -259,7 +201,7 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
     """The characteristics of one profile row. ``columns`` holds the characteristic names of
     the rows read so far, for rows that print values only."""
     stats: dict[str, Stat | None] = {}
-    for index, char in enumerate(dom.select(wrap, "div", "dsCharWrap")):
+    for index, char in enumerate(_char_boxes(wrap)):
         label_el = dom.select_one(char, "div", "dsCharName")
         label = dom.cell_text(label_el).upper() if label_el is not None else ""
         if label:
@@ -286,6 +228,12 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
             continue
         stats[field_name] = parse_stat(value)
     return stats
+
+
+def _char_boxes(el: Element) -> list[Element]:
+    """The characteristic boxes under ``el`` in page order: ``dsCharWrap``, or ``dsCharWrapM``
+    on an aircraft's page (its Movement ``20+"`` in a wider box, the others beside it)."""
+    return [e for e in el.iter("div") if _CHAR_BOXES.intersection(dom.classes(e))]
 
 
 def _char_value(char: Element, label_el: Element | None) -> str:
@@ -515,7 +463,7 @@ def _sections(frame: Element) -> list[tuple[str, Element, list[Element]]]:
 def _read_unsectioned(
     frame: Element,
     sections: list[tuple[str, Element, list[Element]]],
-    sheet: _Sheet,
+    draft: DatasheetDraft,
     ctx: FrameContext,
 ) -> None:
     """Text in the frame's columns outside every weapon table and section (a box under the
@@ -530,7 +478,7 @@ def _read_unsectioned(
                 continue
             text = dom.text(child)
             if text and _bold_leads(child):
-                sheet.abilities["datasheet"].extend(_named_abilities(child, ctx))
+                draft.abilities.datasheet.extend(_named_abilities(child, ctx))
             elif text:
                 ctx.report.warning(
                     "html-unread-text", f"datasheet text not read: {text[:80]!r}", child.sourceline
@@ -538,21 +486,21 @@ def _read_unsectioned(
 
 
 def _read_section(
-    title: str, heading: Element, content: list[Element], sheet: _Sheet, ctx: FrameContext
+    title: str, heading: Element, content: list[Element], draft: DatasheetDraft, ctx: FrameContext
 ) -> None:
     reader = _SECTION_READERS.get(title)
     if reader is not None:
-        reader(content, sheet, ctx)
+        reader(content, draft, ctx)
         return
     damaged = _DAMAGED.match(title)
     if damaged:
         text = "\n".join(line for el in content for line in dom.text_lines(el))
-        sheet.damaged = Damaged(wounds=damaged.group("wounds"), text=text)
+        draft.damaged = Damaged(wounds=damaged.group("wounds"), text=text)
         return
     # A rules box the reader has no field for (SUPREME COMMANDER, LOYAL PROTECTOR, EMBARKING …):
     # kept whole as a datasheet ability named after its heading.
     text = "\n".join(line for el in content for line in dom.text_lines(el))
-    sheet.abilities["datasheet"].append(Ability(name=dom.text(heading), text=text or None))
+    draft.abilities.datasheet.append(Ability(name=dom.text(heading), text=text or None))
     ctx.report.info(
         "html-section-as-ability",
         f"rules box {title!r} kept as a datasheet ability",
@@ -560,9 +508,9 @@ def _read_section(
     )
 
 
-def _read_wargear_options(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_wargear_options(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
     """One option per top-level list item, its sub-list kept as ``- `` lines; a footnote
-    (``dsOptionsComment``) is an option line of its own. A lone "None" means no options."""
+    (``dsOptionsComment``) is an option line of its own."""
     options: list[str] = []
     for el in content:
         if el.tag in ("ul", "ol"):
@@ -573,30 +521,33 @@ def _read_wargear_options(content: list[Element], sheet: _Sheet, ctx: FrameConte
                     options.append("\n".join(lines))
         elif dom.text(el):
             options.append(dom.text(el))
-    sheet.wargear_options = [] if options == ["None"] else options
+    draft.wargear_options = options
 
 
-def _read_abilities(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_abilities(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
+    groups = draft.abilities
     for block in content:
         if not dom.has_class(block, "dsAbility"):
             if dom.text(block):
                 # A box of another shape among the abilities: kept, never dropped.
-                sheet.abilities["datasheet"].extend(_named_abilities(block, ctx))
+                groups.datasheet.extend(_named_abilities(block, ctx))
             continue
         first = dom.text(block)
         if first.startswith("CORE:"):
-            sheet.abilities["core"].extend(split_core_list(first.removeprefix("CORE:")))
+            groups.core.extend(split_core_list(first.removeprefix("CORE:")))
         elif first.startswith("FACTION:"):
             names = re.split(r"\s*,\s*", first.removeprefix("FACTION:").strip())
-            sheet.abilities["faction"].extend(Ability(name=n) for n in names if n)
+            groups.faction.extend(Ability(name=n) for n in names if n)
         else:
-            sheet.abilities["datasheet"].extend(_named_abilities(block, ctx))
+            groups.datasheet.extend(_named_abilities(block, ctx))
 
 
-def _read_wargear_abilities(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_wargear_abilities(
+    content: list[Element], draft: DatasheetDraft, ctx: FrameContext
+) -> None:
     for block in content:
         if dom.has_class(block, "dsAbility"):
-            sheet.abilities["wargear"].extend(_named_abilities(block, ctx))
+            draft.abilities.wargear.extend(_named_abilities(block, ctx))
 
 
 def _named_abilities(block: Element, ctx: FrameContext) -> list[Ability]:
@@ -636,32 +587,32 @@ def _bold_leads(block: Element) -> list[str]:
     return names
 
 
-def _read_composition(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_composition(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
     """The model lists (``ul.dsUl``, with "OR" between alternatives), then the loadout text;
     the cost table (``div.PriceTag`` cells) sits in a block of its own."""
     for block in content:
         if dom.select(block, "div", "PriceTag"):
-            sheet.points.extend(_points(block, ctx))
+            draft.costs.extend(_costs(block, ctx))
             continue
         loadout: list[Element] = []
         for child in dom.children(block):
             if child.tag == "ul":
-                sheet.unit_composition.extend(
+                draft.unit_composition.extend(
                     dom.text(li).removeprefix("- ") for li in dom.children(child)
                 )
             elif child.tag == "b" and dom.text(child).upper() == "OR" and not loadout:
-                sheet.unit_composition.append("OR")
+                draft.unit_composition.append("OR")
             else:
                 loadout.append(child)
         lines = dom.nodes_text(None, loadout)
         if lines:
-            sheet.loadout = "\n".join(lines)
+            draft.loadout = "\n".join(lines)
 
 
-def _points(block: Element, ctx: FrameContext) -> list[Points]:
+def _costs(block: Element, ctx: FrameContext) -> list[CostLine]:
     """The cost rows: a row without a price is a heading (``YOUR 4TH + UNIT COSTS`` says which
     units the rows under it cost); a price with a ``+`` is an add-on."""
-    points: list[Points] = []
+    points: list[CostLine] = []
     reader = CostTable()
     for row in block.iter("tr"):
         cells = [c for c in dom.children(row) if c.tag == "td"]
@@ -677,48 +628,49 @@ def _points(block: Element, ctx: FrameContext) -> list[Points]:
         if line is None:
             ctx.report.warning("html-points", f"no cost in {label!r}", line=row.sourceline)
             continue
-        if line.models is None:
-            ctx.report.info(
-                "cost-models",
-                f"cost line {line.text!r}: the number of models is not certain; models left empty",
-                line=row.sourceline,
-            )
-        points.append(line)
+        points.append(CostLine(line, At(row.sourceline)))
     return points
 
 
-def _read_leader(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
-    for block in content:
-        sheet.leader.extend(dom.text(li).removeprefix("- ") for li in block.iter("li"))
-    if not sheet.leader:
+def _read_leader(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
+    draft.leader.extend(_unit_refs(content))
+    if not draft.leader:
         line = content[0].sourceline if content else None
         ctx.report.warning("html-leader-empty", "LEADER section lists no unit", line=line)
 
 
-def _read_orders(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_orders(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
     lines = [line for el in content for line in dom.text_lines(el)]
-    sheet.orders = "\n".join(lines) or None
+    draft.orders = "\n".join(lines) or None
 
 
-def _read_led_by(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_led_by(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
     # The units that can lead this one (the other direction of ``leader``).
-    for block in content:
-        sheet.led_by.extend(dom.text(li).removeprefix("- ") for li in block.iter("li"))
+    draft.led_by.extend(_unit_refs(content))
 
 
-def _read_transport(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
-    # The transport capacity: a datasheet ability named "Transport", as the export gives it.
+def _unit_refs(content: list[Element]) -> list[UnitRef]:
+    """The units a LEADER or LED BY list names, each with the faction of the page its item links
+    to (``/factions/imperial-agents/Inquisitor``): a unit of another faction keeps its own."""
+    refs: list[UnitRef] = []
+    for item in (li for block in content for li in block.iter("li")):
+        links = (_UNIT_LINK.search(str(a.get("href") or "")) for a in item.iter("a"))
+        faction = next((m.group("faction") for m in links if m), None)
+        refs.append(UnitRef(dom.text(item).removeprefix("- "), namespace=faction))
+    return refs
+
+
+def _read_transport(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
     text = "\n".join(line for el in content for line in dom.text_lines(el))
-    if text:
-        sheet.abilities["datasheet"].append(Ability(name="Transport", text=text))
+    draft.transport = text or None
 
 
-def _read_stratagems(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
+def _read_stratagems(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
     for wrap in (w for el in content for w in dom.select(el, "div", "s10Wrap")):
         target = _tooltip_target(wrap)
         entity = ctx.tooltips.get(target) if target else None
         if entity is not None and entity.kind == "stratagem":
-            sheet.stratagems.append(entity.id)
+            draft.stratagems.append(entity.id)
             continue
         # No tooltip: the list itself names the stratagem and its source.
         name_el = dom.select_one(wrap, "div", "s10Name")
@@ -727,15 +679,17 @@ def _read_stratagems(content: list[Element], sheet: _Sheet, ctx: FrameContext) -
             ctx.report.warning("html-stratagem-ref", "stratagem entry not read", wrap.sourceline)
             continue
         source, _category = split_source(dom.text(type_el))
-        sheet.stratagems.append(make_id(source, dom.text(name_el)))
+        draft.stratagems.append(make_id(source, dom.text(name_el)))
 
 
-def _read_detachment_rules(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
-    sheet.detachment_rules.extend(_enh_refs(content, "detachment_rule", ctx))
+def _read_detachment_rules(
+    content: list[Element], draft: DatasheetDraft, ctx: FrameContext
+) -> None:
+    draft.detachment_rules.extend(_enh_refs(content, "detachment_rule", ctx))
 
 
-def _read_enhancements(content: list[Element], sheet: _Sheet, ctx: FrameContext) -> None:
-    sheet.enhancements.extend(_enh_refs(content, "enhancement", ctx))
+def _read_enhancements(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
+    draft.enhancements.extend(_enh_refs(content, "enhancement", ctx))
 
 
 def _enh_refs(content: list[Element], kind: str, ctx: FrameContext) -> list[str]:
@@ -764,7 +718,7 @@ def _tooltip_target(el: Element) -> str | None:
     return None
 
 
-_SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None]] = {
+_SECTION_READERS: dict[str, Callable[[list[Element], DatasheetDraft, FrameContext], None]] = {
     "WARGEAR OPTIONS": _read_wargear_options,
     "ABILITIES": _read_abilities,
     "WARGEAR ABILITIES": _read_wargear_abilities,
@@ -784,16 +738,9 @@ _SECTION_READERS: dict[str, Callable[[list[Element], _Sheet, FrameContext], None
 # ---- keywords ---------------------------------------------------------------------------------
 
 
-def _keywords(
-    frame: Element, ctx: FrameContext
-) -> tuple[list[str], list[str], dict[str, list[str]]]:
-    """KEYWORDS and FACTION KEYWORDS, upper case as the dumps print them, once each and sorted
-    (their order carries no rule; every reader gives the same list), and the keywords the box
-    scopes to one model (``…, COMMAND SQUAD`` then ``Cadian Commander: CHARACTER, OFFICER``),
-    by model name in upper case."""
-    keywords: list[str] = []
-    faction: list[str] = []
-    scoped: dict[str, list[str]] = {}
+def _read_keywords(frame: Element, draft: DatasheetDraft, ctx: FrameContext) -> None:
+    """KEYWORDS and FACTION KEYWORDS, and the keywords the box scopes to one model (``…,
+    COMMAND SQUAD`` then ``Cadian Commander: CHARACTER, OFFICER``)."""
     for box in dom.select(frame, "div", "ds2colKW"):
         for part in dom.children(box):
             groups = _keyword_groups(part)
@@ -807,11 +754,12 @@ def _keywords(
                     )
                 continue
             (label, words), *models = groups
-            target = faction if "FACTION" in label.upper() else keywords
+            target = draft.faction_keywords if "FACTION" in label.upper() else draft.keywords
             target.extend(words)
-            for model, model_words in models:
-                scoped.setdefault(model.upper(), []).extend(model_words)
-    return sorted(set(keywords)), sorted(set(faction)), scoped
+            draft.scoped_keywords.extend(
+                ScopedKeywords(model, model_words, At(part.sourceline))
+                for model, model_words in models
+            )
 
 
 _GLUE = "\x1f"
