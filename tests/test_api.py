@@ -32,7 +32,7 @@ def test_import_is_cheap_and_loads_no_parser_nor_pydantic() -> None:
     loaded = _python(
         "import sys, wahanorm; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pydantic', 'lark', 'orjson', 'lxml', 'bs4', 'sqlite3') or m.startswith('wahanorm.')))"
+        "('pydantic', 'lark', 'orjson', 'lxml', 'sqlite3') or m.startswith('wahanorm.')))"
     )
     assert loaded == "[]"
 

@@ -1,16 +1,23 @@
 """HTML fields of the export to text: no markup left, no word lost, spacing and lines right.
-The inputs are cut from real fields of the November 2025 export."""
+The inputs are cut from real fields of the November 2025 export (and, in
+``tests/fixtures/html_text``, whole fields of both 10th-edition exports)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from wahanorm.blocks.html_text import nested_lines
 from wahanorm.readers.export.markup import (
+    field_lines,
+    field_parts,
     field_text,
     fix_broken_caps,
     html_to_text,
-    html_to_text_bs4,
 )
+
+PIECES = Path(__file__).resolve().parent / "fixtures" / "html_text"
 
 CASES = [
     (
@@ -56,7 +63,7 @@ CASES = [
 @pytest.mark.parametrize(("title", "raw", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_html_field_to_text(title: str, raw: str, expected: str) -> None:
     assert field_text(raw) == (expected, ())
-    assert html_to_text_bs4(raw) == expected
+    assert html_to_text(raw) == expected
 
 
 def test_plain_field_keeps_its_lines_in_the_clean_spelling() -> None:
@@ -81,3 +88,35 @@ def test_broken_caps_repaired_and_named() -> None:
         "One AGENTS OF THE IMPERIUM or ORDO MALLEUS unit; 2 CPs, a MkII Rhino.",
         ["IMpERIUM", "MAllEUS"],
     )
+
+
+def _field(name: str) -> str:
+    return (PIECES / name).read_text(encoding="utf-8").rstrip("\n")
+
+
+def test_a_list_inside_a_list_item_stays_flat_in_the_text_and_is_known_nested() -> None:
+    # Malefic Surge (Detachment_abilities.csv of February 2026): "Unnatural Fortitude: …
+    # select one of the following:<br><ul><li>Models in this unit have a 5+ …</li>…".
+    raw = _field("malefic_surge.html")
+    text, notes = field_text(raw)
+    assert notes == ()
+    assert "the following:\n- Models in this unit have a 5+ invulnerable save.\n" in text
+    assert "\n  - Models in this unit have a 5+ invulnerable save." in "\n".join(
+        nested_lines(field_lines(raw))
+    )
+
+
+def test_characteristic_boxes_read_as_the_page_reads_them() -> None:
+    # Voice of Command (Abilities.csv of November 2025): each order's box prints the
+    # characteristic over its value; the saved pages' tooltip of the same rule reads
+    # "M +3\"" on one line, and so does the export now.
+    text, tables, notes = field_parts(_field("voice_of_command.html"))
+    assert 'Move! Move! Move!\nM +3"\nAdd 3" to the Move characteristic' in text
+    assert "Duty and Honour!\nLD +1\nOC +1\nImprove the Leadership" in text
+    assert (tables, notes) == ((), ())
+
+
+def test_a_field_that_looks_like_a_whole_document_is_still_read() -> None:
+    # lxml's fragment_fromstring fails on "<html>" alone (an assertion); a field never does.
+    assert field_text("<html>") == ("", ())
+    assert field_text("<html><body>One <b>unit</b>.</body></html>") == ("One unit.", ())

@@ -20,6 +20,9 @@ import pytest
 import wahanorm
 from wahanorm import cli
 from wahanorm.blocks import html as dom
+from wahanorm.blocks.clean.characters import normalize_text
+from wahanorm.blocks.html_tables import with_die_faces
+from wahanorm.blocks.html_text import TABLE, parse_fragment, walk
 from wahanorm.contract.models import DetachmentRule, Rule
 from wahanorm.errors import Report
 from wahanorm.outputs.database import build_database
@@ -27,7 +30,7 @@ from wahanorm.outputs.diff.compare import compare_entities
 from wahanorm.outputs.output import Output
 from wahanorm.pipeline import read_path
 from wahanorm.pipeline.after_read import Extraction
-from wahanorm.readers.export.markup import field_parts, html_to_parts, html_to_parts_bs4
+from wahanorm.readers.export.markup import field_parts
 from wahanorm.readers.page.tooltips import TooltipContext, read_tooltips
 
 REPO = Path(__file__).resolve().parents[1]
@@ -153,11 +156,31 @@ def test_the_export_reports_a_missing_table_at_its_line(tmp_path: Path) -> None:
     assert _entity(extraction, "windrider-host/ride-the-wind").tables == []
 
 
-def test_lxml_and_beautifulsoup_agree_on_the_tables() -> None:
+def test_the_text_and_the_tables_hold_every_character_of_the_field() -> None:
+    # Each table of rows is the inner one of a wrapper table: the eight rows print 18
+    # <table>s (`grep -o '<table' | wc -l`), 9 tables of rows, none in Thralls of the First
+    # Prince (its sizes are a list).
+    found = 0
     for table in ("Abilities.csv", "Detachment_abilities.csv"):
         for row in (EXPORT / table).read_text(encoding="utf-8-sig").splitlines()[1:]:
             field = row.split("|")[4]
-            assert html_to_parts(field) == html_to_parts_bs4(field)
+            root = parse_fragment(field)
+            tables: list[list[list[str]]] = []
+            lines = walk(root, tables=tables)
+            cells = iter(tables)
+            read = "".join(
+                "".join(c for r in next(cells) for c in r) if line.mark == TABLE else line.text
+                for line in lines
+            )
+            printed, _ = with_die_faces(root)  # a die's picture reads as its number
+            assert _chars(read) == _chars("".join(printed.itertext())), row[:40]
+            assert field_parts(field)[1] == tuple(tuple(map(tuple, t)) for t in tables)
+            found += len(tables)
+    assert found == 9
+
+
+def _chars(text: str) -> str:
+    return "".join(normalize_text(text).split())
 
 
 def test_a_saved_page_keeps_its_tooltips_tables() -> None:
