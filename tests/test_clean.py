@@ -107,6 +107,6 @@ def test_raw_000_removals_are_reported() -> None:
     texts = [line.text for line in out]
     assert "EPIC CHALLENGE15.03" in texts
     assert texts.count("ORKS") == 1
-    assert {"glued-split", "duplicate-dropped", "table-remnant", "chrome-removed"} <= set(codes)
+    assert {"glued-split", "duplicate-dropped", "chrome-removed"} <= set(codes)
     # the doubled name rows of the three weapons in the pipe layout
     assert sum("weapon name row" in d.message for d in report.diagnostics) == 3

@@ -97,8 +97,8 @@ def test_entities_and_diagnostics(more: Extraction) -> None:
     assert codes == {
         # faction abilities 000008391/8424/8458/8460: Abilities.csv rows not in the fixture
         "dangling-link": 15,
-        "missing-table": 6,  # the tables not read for these datasheets (SOURCES.md)
-        "dropped-column": 2,  # legends of Datasheets.csv and Abilities.csv
+        "optional-table-missing": 6,  # the tables not read for these datasheets (SOURCES.md)
+        "dropped-field": 2,  # legends of Datasheets.csv and Abilities.csv
         "broken-caps": 1,  # GUARDIAN CONSTRUCTS: "WRAITH CONSTRUcT unit"
         "timing-agreement": 1,
     }
@@ -396,7 +396,7 @@ def test_a_cost_table_printed_more_than_once(tmp_path: Path) -> None:
         ("+ 1 Invader ATV", 60, True),
         ("3 models", 75, False),  # the third copy differs: kept, said aloud
     ]
-    repeated = [d for d in extraction.report.diagnostics if d.code == "repeated-cost"]
+    repeated = [d for d in extraction.report.diagnostics if d.code == "duplicate-dropped"]
     assert len(repeated) == 1 and repeated[0].message.startswith("8 cost lines repeat")
     conflict = [d for d in extraction.report.diagnostics if d.code == "cost-conflict"]
     assert len(conflict) == 1 and conflict[0].line == 55  # the row "…|10|3 models|75|"
@@ -411,4 +411,4 @@ def test_labelled_cost_rows_keep_their_label(tmp_path: Path) -> None:
         ("6 models (Assigned Agent)", 6, 70, 1),
     ]
     codes = {d.code for d in extraction.report.diagnostics}
-    assert not codes & {"bad-cost", "cost-conflict", "repeated-cost"}
+    assert not codes & {"bad-cost", "cost-conflict", "duplicate-dropped"}

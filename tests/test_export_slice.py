@@ -170,7 +170,7 @@ def test_aeldari_manoeuvre_trigger_without_cost(export: Extraction) -> None:
     assert isinstance(fade, Stratagem)
     assert fade.cp is None
     assert fade.when and fade.when.startswith("In your opponent's Shooting phase")
-    lines = {d.line for d in export.report.diagnostics if d.code in ("no-cost", "trigger-as-when")}
+    lines = {d.line for d in export.report.diagnostics if d.code in ("no-cp", "trigger-as-when")}
     assert fade.sources[0].line_start in lines
 
 

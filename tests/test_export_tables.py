@@ -73,4 +73,4 @@ def test_undecodable_bytes_are_an_error_and_the_rest_is_read(tmp_path: Path) -> 
     report = Report()
     table = read_table(tmp_path, "T.csv", "exp", ("id", "name"), report)
     assert table.records[0].get("name") == "Bad \ufffd name"
-    assert [d.code for d in report.diagnostics] == ["encoding"]
+    assert [d.code for d in report.diagnostics] == ["encoding-lost"]

@@ -234,7 +234,7 @@ def test_holes_and_dropped_repetitions_are_diagnostics(samples: pipeline.Convers
         "hole", "raw/002_4ce5d9c8bc5975ce.txt"
     )  # "If your Army Faction is , at the start"
     assert 440 in where("hole", "raw/004_915fe25d03f9d2ef.txt")  # "The and INFANTRY keywords"
-    assert 21 in where("hole", "raw/000_47df9cafce3cbdb4.txt")  # LEADER with no units
+    assert 21 in where("leader-empty", "raw/000_47df9cafce3cbdb4.txt")  # LEADER with no units
     assert 187 in where("hole", "raw/002_4ce5d9c8bc5975ce.txt")  # %000015069performing actions%
     assert 3 in where("duplicate-dropped", "raw/000_47df9cafce3cbdb4.txt")  # weapon name row
     assert 34 in where(

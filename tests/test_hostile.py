@@ -311,7 +311,7 @@ def test_dump_cut_in_the_middle_of_a_stratagem(
     code, out, err = convert(capsys)
     assert code == 1  # the broken entry is an error ...
     assert "inputs failed" not in out  # ... but the input is not lost
-    (diag,) = diagnostics("parse-error", "in/cut.txt")
+    (diag,) = diagnostics("stratagem-body", "in/cut.txt")
     assert diag["line"] == number
     assert diag["excerpt"].startswith("2CP")
     assert f"in/cut.txt:{number}:" in err

@@ -79,7 +79,7 @@ def test_faction_page_entries_carry_faction_and_detachment() -> None:
 
 def test_faction_page_sections_without_rules_are_one_note() -> None:
     extraction = _extract(HANDMADE, "test-swarm/index.html")
-    [note] = [d for d in extraction.report.diagnostics if d.code == "html-faction-sections"]
+    [note] = [d for d in extraction.report.diagnostics if d.code == "section-skipped"]
     assert note.message.endswith("Books, Crusade Rules")
     assert not [d for d in extraction.report.diagnostics if d.code == "generic-html"]
     assert not [e for e in extraction.entities if "factions" in e.id or "show" in e.id]
@@ -113,9 +113,7 @@ def test_real_faction_page_is_read_as_one() -> None:
     assert not [d for d in extraction.report.diagnostics if d.code == "generic-html"]
     assert not [d for d in extraction.report.diagnostics if d.severity == "error"]
     # An older stratagem printed as one paragraph keeps its text as the effect, said aloud.
-    [unlabelled] = [
-        d for d in extraction.report.diagnostics if d.code == "html-stratagem-unlabelled"
-    ]
+    [unlabelled] = [d for d in extraction.report.diagnostics if d.code == "stratagem-unlabelled"]
     assert "INSANE BRAVERY" in unlabelled.message
     assert any(
         isinstance(e, Stratagem) and e.name == "INSANE BRAVERY" and e.effect

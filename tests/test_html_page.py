@@ -109,7 +109,7 @@ def test_stratagem_ids_from_tooltips_and_from_the_list(trimmed: Extraction) -> N
 
 
 def test_missing_tooltips_are_diagnostics(trimmed: Extraction) -> None:
-    missing = [d for d in trimmed.report.diagnostics if d.code == "html-missing-tooltip"]
+    missing = [d for d in trimmed.report.diagnostics if d.code == "missing-entry"]
     assert len(missing) == 4
     assert "Surprise Assault" in missing[0].message
     assert missing[0].line is not None
@@ -250,9 +250,9 @@ def test_aura_in_a_group_and_damaged(handmade: Extraction) -> None:
 
 def test_what_cannot_be_read_is_a_diagnostic(handmade: Extraction) -> None:
     codes = {d.code: d for d in handmade.report.diagnostics}
-    assert "STRANGE SECTION" in codes["html-section-as-ability"].message
-    assert "XP" in codes["html-unknown-stat"].message
-    assert "A note the reader" in codes["html-weapon-row"].message
+    assert "STRANGE SECTION" in codes["ability-group"].message
+    assert "XP" in codes["unknown-characteristic"].message
+    assert "A note the reader" in codes["weapon-row"].message
     assert all(d.line for d in handmade.report.diagnostics)
 
 

@@ -68,7 +68,7 @@ def test_rules_boxes_are_kept_as_abilities() -> None:
     by_name = {a.name: a.text for a in sheet.abilities.datasheet}
     assert by_name["SUPREME COMMANDER"] == "If this model is in your army, it must be your Warlord."
     assert "Senior Officer" in by_name
-    notes = [d for d in extraction.report.diagnostics if d.code == "html-section-as-ability"]
+    notes = [d for d in extraction.report.diagnostics if d.code == "ability-group"]
     assert [d.line for d in notes] == [d.line for d in notes if d.line]
     assert len(notes) == 1
     air = _sheet(_page("aircraft.html"))
@@ -111,7 +111,7 @@ def test_a_printed_dash_is_passed_on_as_printed() -> None:
 def test_a_profile_without_characteristics_is_a_warning() -> None:
     extraction = read_text(_frame(""), "wall.html", html=True)
     assert extraction is not None
-    [warning] = [d for d in extraction.report.diagnostics if d.code == "profile-empty"]
+    [warning] = [d for d in extraction.report.diagnostics if d.code == "characteristic-missing"]
     assert warning.severity == "warning" and warning.line
 
 
@@ -142,7 +142,7 @@ def test_a_box_under_the_weapons_is_kept_or_said_aloud() -> None:
     assert [(a.name, a.text) for a in sheet.abilities.datasheet] == [
         ("Loyal Protector", "While this model is leading a unit, it can be your Warlord.")
     ]
-    [unread] = [d for d in extraction.report.diagnostics if d.code == "html-unread-text"]
+    [unread] = [d for d in extraction.report.diagnostics if d.code == "unparsed"]
     assert "A note nobody names." in unread.message and unread.line
 
 
@@ -235,7 +235,7 @@ def test_conditional_weapon_ability_in_spans_is_read_whole(spans: str) -> None:
         {"id": "rapid-fire", "name": "RAPID FIRE 2", "value": "2"},
     ]
     codes = {d.code for d in extraction.report.diagnostics}
-    assert not codes & {"html-weapon-ability", "unknown-weapon-ability"}, codes
+    assert not codes & {"weapon-abilities", "unknown-weapon-ability"}, codes
 
 
 def _shoota_row(name: str, strength: str) -> str:
@@ -287,12 +287,12 @@ def test_a_row_holding_a_conditional_ability_belongs_to_the_weapon_after_it() ->
         ),
     ]
     codes = [d.code for d in extraction.report.diagnostics]
-    assert "html-weapon-row" not in codes and "unknown-weapon-ability" in codes
+    assert "weapon-row" not in codes and "unknown-weapon-ability" in codes
 
 
 def test_a_conditional_ability_row_with_no_weapon_after_it_is_said() -> None:
     extraction = _hunter_page(_shoota_row("Rokkit launcha - Standard", "9") + _HUNTER_ROW)
     [weapon] = _sheet(extraction).weapons
     assert weapon.abilities == []
-    [said] = [d for d in extraction.report.diagnostics if d.code == "html-weapon-row"]
+    [said] = [d for d in extraction.report.diagnostics if d.code == "weapon-row"]
     assert "HUNTER" in said.message

@@ -119,7 +119,10 @@ def test_missing_profile_and_empty_table_are_warnings() -> None:
     assert isinstance(sheet, Datasheet) and sheet.profiles == []
     warnings = {d.code: d for d in extraction.report.diagnostics if d.severity == "warning"}
     assert warnings["profile-missing"].line == 1
-    assert warnings["table-empty"].line == 5 and "MELEE WEAPONS" in warnings["table-empty"].message
+    assert (
+        warnings["weapon-table-empty"].line == 5
+        and "MELEE WEAPONS" in warnings["weapon-table-empty"].message
+    )
 
 
 def test_weapon_without_a_characteristic_on_a_page_is_a_warning() -> None:
@@ -135,8 +138,8 @@ def test_weapon_without_a_characteristic_on_a_page_is_a_warning() -> None:
     extraction = read_text(html, "gunner.html", html=True)
     assert extraction is not None
     warnings = {d.code: d for d in extraction.report.diagnostics if d.severity == "warning"}
-    assert "skill" in warnings["weapon-characteristic-missing"].message
-    assert warnings["table-empty"].line
+    assert "skill" in warnings["characteristic-missing"].message
+    assert warnings["weapon-table-empty"].line
     assert "profile-missing" in warnings
 
 
@@ -192,14 +195,12 @@ def test_textcontent_cut_short_says_where_its_faction_came_from() -> None:
     extraction = read_text(cut, "cut.txt", html=False)
     [sheet] = [e for e in extraction.entities if isinstance(e, Datasheet)]
     assert sheet.id == "adeptus-astartes/test-squad"  # the page's title is not in the text
-    [warning] = [d for d in extraction.report.diagnostics if d.code == "textcontent-faction"]
+    [warning] = [d for d in extraction.report.diagnostics if d.code == "faction-guessed"]
     assert warning.line == 2
     before_faction = cut[: cut.index("FACTION KEYWORDS")]
     nothing = read_text(before_faction, "cut.txt", html=False)
     assert nothing.entities == []
-    assert [d.code for d in nothing.report.diagnostics if d.severity == "error"] == [
-        "textcontent-no-faction"
-    ]
+    assert [d.code for d in nothing.report.diagnostics if d.severity == "error"] == ["no-faction"]
 
 
 def test_an_unknown_weapon_ability_on_a_page_is_said_once_per_name() -> None:

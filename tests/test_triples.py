@@ -142,7 +142,7 @@ def test_no_form_reports_an_error_or_a_lost_field() -> None:
             codes = [
                 (d.severity, d.code)
                 for d in _read(form, unit).report.diagnostics
-                if d.severity == "error" or d.code in ("keyword-scope", "profile-empty")
+                if d.severity == "error" or d.code in ("keyword-scope", "characteristic-missing")
             ]
             assert codes == [], f"{unit} {form}"
 

@@ -7,7 +7,6 @@ cannot be read; the pipeline catches ``WahanormError`` at each input's boundary.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -32,7 +31,7 @@ def caret_excerpt(line_text: str, column: int | None) -> str:
 class WahanormError(Exception):
     """Base of every error wahanorm raises on purpose; carries a position when it has one."""
 
-    code = "error"
+    code = "internal-error"
 
     def __init__(
         self,
@@ -49,13 +48,16 @@ class WahanormError(Exception):
         self.column = column
         self.excerpt = excerpt
 
-    def to_diagnostic(self) -> Diagnostic:
-        """This error as a diagnostic of severity error."""
+    def to_diagnostic(self, code: str | None = None) -> Diagnostic:
+        """This error as a diagnostic: of its own code, or of ``code`` (the problem it is where
+        it was met: a ``ParseFailure`` of a weapon row is a ``weapon-row``), with the severity
+        the catalogue gives that code."""
         from wahanorm.contract.models import Diagnostic
 
+        said = code or self.code
         return Diagnostic(
-            severity="error",
-            code=self.code,
+            severity=severity_of(said),
+            code=said,
             message=self.message,
             path=self.path,
             line=self.line,
@@ -94,6 +96,17 @@ class DiagnosticRow(NamedTuple):
     excerpt: str | None
 
 
+def severity_of(code: str) -> Severity:
+    """The severity the catalogue gives a code; ``ValueError`` for a code it lacks (a bug: every
+    code the program emits is in ``contract.codes``)."""
+    from wahanorm.contract.codes import CATALOGUE
+
+    entry = CATALOGUE.get(code)
+    if entry is None:
+        raise ValueError(f"diagnostic code {code!r} is not in the catalogue (contract/codes.py)")
+    return entry.severity
+
+
 def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
     """A diagnostic model as plain values."""
     d = diagnostic
@@ -106,7 +119,6 @@ class Report:
 
     path: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
     said_once: set[tuple[str, str]] = field(default_factory=set)
     """(code, key) of the diagnostics said once per input (``first_time``)."""
 
@@ -129,12 +141,14 @@ class Report:
         path: str | None = None,
     ) -> None:
         """Record one diagnostic: every one is kept (``index.json`` holds them all; the terminal
-        shortens)."""
+        shortens). The code must be the catalogue's, of the catalogue's severity (a bug else:
+        ``ValueError``)."""
         # The models (and pydantic) load on the first diagnostic, not at import: a run served
         # whole from the cache never needs them.
         from wahanorm.contract.models import Diagnostic
 
-        self.counts[code] += 1
+        if severity_of(code) != severity:
+            raise ValueError(f"diagnostic {code!r} is a {severity_of(code)}, not a {severity}")
         self.diagnostics.append(
             Diagnostic(
                 severity=severity,
@@ -146,6 +160,14 @@ class Report:
                 excerpt=excerpt,
             )
         )
+
+    def failure(self, exc: WahanormError, code: str | None = None) -> None:
+        """Record an error raised on the way (a ``ParseFailure``) as the problem it is here:
+        ``code`` (else its own), at its position."""
+        diagnostic = exc.to_diagnostic(code)
+        if not diagnostic.path:
+            diagnostic = diagnostic.model_copy(update={"path": self.path})
+        self.diagnostics.append(diagnostic)
 
     def error(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
         """Record an error: something could not be parsed or read."""
@@ -168,4 +190,4 @@ class OutputError(WahanormError):
     """The output folder cannot be written as asked: not wahanorm's, busy, or a path in it
     that would lead elsewhere (exit 2, nothing touched)."""
 
-    code = "output"
+    code = "output-refused"

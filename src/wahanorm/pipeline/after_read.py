@@ -165,7 +165,7 @@ def missing_data(sheet: Datasheet, report: Report) -> None:
         missing = _missing(weapon, WEAPON_CHARACTERISTICS)
         if missing:
             report.warning(
-                "weapon-characteristic-missing",
+                "characteristic-missing",
                 f"{sheet.name!r}, weapon {weapon.name!r}: no {', '.join(missing)}",
                 line=line,
                 path=path,

@@ -20,7 +20,6 @@ import os
 import re
 import stat
 import tempfile
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -205,7 +204,6 @@ class Cache:
                 "data_version": extraction.data_version,
                 "entities": [e.model_dump(mode="json") for e in extraction.entities],
                 "diagnostics": [d.model_dump(mode="json") for d in extraction.report.diagnostics],
-                "counts": dict(extraction.report.counts),
             },
         )
 
@@ -287,12 +285,11 @@ def _extraction_of(value: Any) -> Extraction:
     try:
         entities = TypeAdapter(list[AnyEntity]).validate_python(value["entities"])
         diagnostics = TypeAdapter(list[Diagnostic]).validate_python(value["diagnostics"])
-        counts = TypeAdapter(dict[str, int]).validate_python(value["counts"])
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
     if not _is_str_or_none(value.get("data_version")):
         raise BadEntry("data_version is not text")
-    report = Report(value["path"], diagnostics, Counter(counts))
+    report = Report(value["path"], diagnostics)
     return Extraction(value["path"], list(entities), report, value.get("data_version"))
 
 

@@ -155,7 +155,7 @@ def strip_table_remnants(lines: list[Line], report: Report) -> list[Line]:
             out.append(line)
             continue
         if _REMNANT.match(line.text):
-            report.info("table-remnant", "empty table row removed", line.number)
+            report.info("chrome-removed", "empty table row removed", line.number)
             continue
         out.append(Line(line.number, trim_lone_bar(line.text)))
     return out

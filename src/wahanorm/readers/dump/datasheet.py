@@ -176,7 +176,7 @@ class _Reader:
         if rows or "|" in line.text:
             if not rows:
                 self.report.warning(
-                    "table-empty",
+                    "weapon-table-empty",
                     f"{line.text.split('|')[0].strip()} table without rows",
                     line.number,
                 )
@@ -192,7 +192,9 @@ class _Reader:
         cells = [x for x in body if x.text not in ("RANGE", "A", "BS", "WS", "S", "AP", "D")]
         if not cells:
             self.report.warning(
-                "table-empty", f"{line.text.split('|')[0].strip()} table without rows", line.number
+                "weapon-table-empty",
+                f"{line.text.split('|')[0].strip()} table without rows",
+                line.number,
             )
         index = 0
         while index < len(cells):
@@ -203,7 +205,7 @@ class _Reader:
                 index += 7
             else:
                 self.report.error(
-                    "parse-error",
+                    "weapon-row",
                     "weapon name without its six characteristics",
                     cells[index].number,
                     excerpt=caret_excerpt(cells[index].text, 1),
@@ -214,9 +216,13 @@ class _Reader:
         """One weapon profile from a table row, through the datasheet grammar."""
         try:
             row = parse_weapon_row(row_text, self.path, line.number)
+        except ParseFailure as exc:
+            self.report.failure(exc, "weapon-row")
+            return
+        try:
             full_name, found = split_weapon_cell(row.name_cell, self.path, line.number)
         except ParseFailure as exc:
-            self.report.diagnostics.append(exc.to_diagnostic())
+            self.report.failure(exc, "weapon-abilities")
             return
         report_unknown(found.unknown, full_name, self.report, line.number)
         name, profile = split_profile(full_name)
@@ -264,7 +270,7 @@ class _Reader:
         try:
             core.extend(parse_core_abilities(line.text[5:], self.path, line.number))
         except ParseFailure as exc:
-            self.report.diagnostics.append(exc.to_diagnostic())
+            self.report.failure(exc, "core-abilities")
             core.extend(split_core_list(line.text[5:]))
 
     def composition_and_costs(self, body: list[Line]) -> None:
@@ -321,7 +327,7 @@ class _Reader:
         """Report what a datasheet should have and this one lost."""
         if self.leader_line is not None and not self.draft.leader:
             self.report.warning(
-                "hole",
+                "leader-empty",
                 "LEADER section lists no units (the list was lost)",
                 self.leader_line.number,
                 excerpt=caret_excerpt(self.leader_line.text, None),

@@ -216,7 +216,7 @@ def _entries(
             if rule:
                 entities.append(rule)
         elif block.kind == "keyword_usage":
-            report.info("skipped", "keyword-usage list of the site skipped", block.first)
+            report.info("section-skipped", "keyword-usage list of the site skipped", block.first)
         elif block.kind == "text":
             for line in block.lines:
                 report.warning(
@@ -232,7 +232,7 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
         exc.line = block.lines[
             min((exc.line or block.first) - block.first, len(block.lines) - 1)
         ].number
-        report.diagnostics.append(exc.to_diagnostic())
+        report.failure(exc, "stratagem-body")
         return None
     for label in entry.body.repeated:
         report.info(
@@ -241,7 +241,7 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
     body = entry.body
     if not (body.when or body.target or body.effect):
         report.warning(
-            "incomplete-entry",
+            "stratagem-unlabelled",
             f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
             block.first,
         )
@@ -266,7 +266,7 @@ def _detachment_rule(block: Block, path: str, report: Report) -> DetachmentRule:
     name = block.lines[0].text
     detachment, flavour, text = _detachment_entry(block.lines[1:])
     if not text:
-        report.warning("hole", f"detachment rule {name!r} has no text", block.first)
+        report.warning("empty-text", f"detachment rule {name!r} has no text", block.first)
     split = split_detachment_text(text or "")
     return DetachmentRule(
         id=make_id(detachment, name),
@@ -322,7 +322,7 @@ def _enhancement(
     cost = int(re.sub(r"\D", "", block.lines[1].text)) if has_cost else None
     detachment, flavour, text = _detachment_entry(block.lines[2 if has_cost else 1 :])
     if not text:
-        report.warning("hole", f"enhancement {name!r} has no text", block.first)
+        report.warning("empty-text", f"enhancement {name!r} has no text", block.first)
     return Enhancement(
         id=make_id(detachment, name),
         name=name,
@@ -371,7 +371,7 @@ def _rule(
         )
     text = "\n".join(read.lines)
     if not text:
-        report.warning("hole", f"rule {name!r} has a heading and no text", block.first)
+        report.warning("empty-text", f"rule {name!r} has a heading and no text", block.first)
         return None
     faction_rule = name.lower() in faction_names or any(
         x.text.startswith("If your Army Faction is") for x in block.lines[1:]
@@ -448,7 +448,7 @@ def _link_indexes(
             datasheet.led_by.extend(UnitRef(unit) for unit in units)
             if not units:
                 report.warning(
-                    "hole", "LED BY section lists no units (the list was lost)", block.first
+                    "leader-empty", "LED BY section lists no units (the list was lost)", block.first
                 )
         elif block.kind == "enhancement_index":
             for name_line, cost_line in _enhancement_rows(block):

@@ -112,7 +112,7 @@ def to_dump_lines(text: str, report: Report) -> list[Line]:
     body, keyword_spans = _wrapped(lines)
     content = [line for line in body if line.text.strip()]
     if not content:
-        report.error("textcontent-empty", "the DATASHEET part holds no text", line=1)
+        report.error("empty-input", "the DATASHEET part holds no text", line=1)
         return []
     header = content[0]
     # ``Name(⌀32mm)``: the base size is the bracket that opens with ⌀ (a name may hold others).
@@ -120,14 +120,14 @@ def to_dump_lines(text: str, report: Report) -> list[Line]:
     faction = _faction(keyword_spans, content)
     if faction is not None and faction != _first_span(keyword_spans):
         report.warning(
-            "textcontent-faction",
+            "faction-guessed",
             f"the page's faction name is not in the text (cut short?): {faction!r} is read from "
             "FACTION KEYWORDS, and ids may differ from the page's",
             line=header.number,
         )
     if faction is None:
         report.error(
-            "textcontent-no-faction",
+            "no-faction",
             "neither the keyword list nor FACTION KEYWORDS names the faction",
             line=header.number,
         )
@@ -303,8 +303,8 @@ class _Writer:
             position = match.end()
         rest = text[position:].strip()
         if rest:
-            self.report.error(
-                "textcontent-cells",
+            self.report.warning(
+                "textcontent-uncut",
                 f"weapon table text not cut into cells: {rest[:80]!r}",
                 line=number,
             )
@@ -372,7 +372,7 @@ class _Writer:
         for what, cost in _costs(costs):
             self.emit(number, f"| {what} | {cost} |")
         if costs and not _costs(costs):
-            self.report.warning("textcontent-costs", f"costs not cut: {costs[:80]!r}", line=number)
+            self.report.warning("textcontent-uncut", f"costs not cut: {costs[:80]!r}", line=number)
             self.emit(number, costs)
 
     def stratagems(self, number: int, text: str) -> None:
@@ -387,7 +387,7 @@ class _Writer:
             if row.start() > position:
                 gap = text[position : row.start()]
                 self.report.warning(
-                    "textcontent-index", f"stratagem index text not cut: {gap[:60]!r}", number
+                    "textcontent-uncut", f"stratagem index text not cut: {gap[:60]!r}", number
                 )
             name = row.group("name")
             if position and self.out:
@@ -403,7 +403,7 @@ class _Writer:
             initials = "".join(w[0] for w in self.last_source.split() if w[:1].isupper())
             if rest != initials:
                 self.report.warning(
-                    "textcontent-index", f"stratagem index text not cut: {rest[:60]!r}", number
+                    "textcontent-uncut", f"stratagem index text not cut: {rest[:60]!r}", number
                 )
             self.emit(number, rest)
 

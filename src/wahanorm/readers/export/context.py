@@ -121,7 +121,7 @@ class ExportContext:
                 self.tables[name] = Table(name=name, path=path)
             else:
                 self.report.info(
-                    "missing-table",
+                    "optional-table-missing",
                     f"the export has no {name}; what it holds is left out",
                     path=path,
                 )
@@ -195,7 +195,7 @@ class ExportContext:
         self._links_told = bool(links)
         if links and books is not None and books != self.told:
             self.report.warning(
-                "edition-disagrees",
+                "edition-inconsistent",
                 f"the export's links say {self.told}th edition, its Source.csv's newest book "
                 f"{books}th; read as {self.told}th",
                 path=self.display,

@@ -138,7 +138,7 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> tuple[list[Datasheet], di
     _report_dropped_columns(ctx)
     if ctx.repeated_costs:
         ctx.report.info(
-            "repeated-cost",
+            "duplicate-dropped",
             f"{ctx.repeated_costs} cost lines repeat a line of the same table exactly (the "
             "export prints some cost tables more than once); left out",
             path=ctx.path("Datasheets_models_cost.csv"),
@@ -314,7 +314,7 @@ def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
     if invulnerable in _NO_STAT:
         if note:
             ctx.report.warning(
-                "dropped-field",
+                "orphan-condition",
                 f"a condition ({note!r}) for an invulnerable save the profile does not have; "
                 "left out",
                 line=row.line_start,
@@ -644,7 +644,7 @@ def _report_dropped_columns(ctx: ExportContext) -> None:
     dropped = ", ".join(f"{column} ({n} rows)" for column, n in counts.items() if n)
     if dropped:
         ctx.report.info(
-            "dropped-column",
+            "dropped-field",
             f"Datasheets.csv columns with no field in a datasheet, left out: {dropped}",
             path=ctx.path(SHEETS),
         )

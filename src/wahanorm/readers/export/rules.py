@@ -75,7 +75,7 @@ def _whole_number(ctx: ExportContext, table: str, record: Record, column: str) -
     if raw.isdigit():
         return int(raw)
     ctx.report.warning(
-        "bad-number",
+        "bad-value",
         f"{table}: {column} {raw!r} is not a whole number; left out",
         line=record.line_start,
         path=ctx.path(table),
@@ -90,7 +90,7 @@ def flag(ctx: ExportContext, table: str, record: Record, column: str) -> bool | 
         return raw == "true"
     if raw:
         ctx.report.warning(
-            "bad-flag",
+            "bad-value",
             f"{table}: {column} {raw!r} is neither true nor false; left out",
             line=record.line_start,
             path=ctx.path(table),
@@ -222,7 +222,7 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
         links[record.get("id")] = rule.id
     if dropped_legends:
         ctx.report.info(
-            "dropped-column",
+            "dropped-field",
             f"Abilities.csv: the flavour text (legend) of {dropped_legends} abilities has no "
             "field in a rule and is left out",
             path=ctx.path(table),

@@ -140,7 +140,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
     source, category = source_of(ctx.text(TABLE, record, "type"), detachment_of(ctx, TABLE, record))
     if source == "Unknown":
         ctx.report.warning(
-            "missing-field",
+            "no-detachment",
             f"stratagem {name!r} names neither a type nor a detachment; source 'Unknown'",
             line=record.line_start,
             path=ctx.path(TABLE),
@@ -170,7 +170,7 @@ def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
     if match:
         return int(match.group(1))
     ctx.report.info(
-        "no-cost",
+        "no-cp",
         f"stratagem {name!r} has no CP cost ({raw!r}); cp left empty",
         line=record.line_start,
         path=ctx.path(TABLE),

@@ -80,7 +80,7 @@ def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         report.error(
-            "encoding",
+            "encoding-lost",
             f"{name} is not UTF-8 (byte {exc.start}); undecodable bytes replaced",
             path=path,
         )
@@ -183,7 +183,7 @@ def _parse(
 ) -> None:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if not lines or not lines[0].strip():
-        report.warning("empty-table", f"{table.name} has no header line", path=table.path)
+        report.warning("table-without-header", f"{table.name} has no header line", path=table.path)
         return
     columns, pipes = _header(lines[0])
     table.columns = columns

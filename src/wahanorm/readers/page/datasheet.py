@@ -82,7 +82,7 @@ def read_frame(frame: Element, ctx: FrameContext) -> Datasheet | None:
     name_el = header.find("div") if header is not None else None
     name = dom.text(name_el) if name_el is not None else ""
     if not name:
-        ctx.report.error("html-no-name", "datasheet frame without a name", line=frame.sourceline)
+        ctx.report.error("missing-field", "datasheet frame without a name", line=frame.sourceline)
         return None
     start, end = dom.line_range(frame)
     draft = DatasheetDraft(
@@ -139,7 +139,7 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
         stats = _profile_stats(wrap, columns, ctx)
         if not any(stats.values()):
             ctx.report.warning(
-                "profile-empty",
+                "characteristic-missing",
                 f"profile {name!r} shows no characteristic the reader knows",
                 line=wrap.sourceline,
             )
@@ -190,7 +190,7 @@ def _profile_names(
         if not name or name in names:
             if len(wraps) > 1:
                 ctx.report.warning(
-                    "html-profile-name", "several profiles, one without a name", wrap.sourceline
+                    "profile-name", "several profiles, one without a name", wrap.sourceline
                 )
             name = name or unit_name
         names.append(name)
@@ -218,12 +218,12 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
         field_name = _STATS.get(label)
         if field_name is None:
             ctx.report.warning(
-                "html-unknown-stat", f"unknown characteristic {label!r}", line=char.sourceline
+                "unknown-characteristic", f"unknown characteristic {label!r}", line=char.sourceline
             )
             continue
         if not value:
             ctx.report.warning(
-                "html-stat-empty", f"characteristic {label} shows no value", char.sourceline
+                "characteristic-missing", f"characteristic {label} shows no value", char.sourceline
             )
             continue
         stats[field_name] = parse_stat(value)
@@ -307,8 +307,8 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
                 if conditional is not None and pending is None:
                     pending = (conditional, row.sourceline)
                 elif dom.text(row):
-                    ctx.report.warning(
-                        "html-weapon-row",
+                    ctx.report.error(
+                        "weapon-row",
                         f"weapon table row not read: {dom.text(row)[:80]!r}",
                         line=row.sourceline,
                     )
@@ -324,14 +324,14 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
             if weapon is not None:
                 weapons.append(weapon)
         if pending is not None:
-            ctx.report.warning(
-                "html-weapon-row",
+            ctx.report.error(
+                "weapon-row",
                 f"weapon table row not read: no weapon row after {pending[0].abilities[0].name!r}",
                 line=pending[1],
             )
         if len(weapons) == before:
             ctx.report.warning(
-                "table-empty", "a weapon table without weapon rows", line=table.sourceline
+                "weapon-table-empty", "a weapon table without weapon rows", line=table.sourceline
             )
     return weapons
 
@@ -378,7 +378,7 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
         # No heading row: the range column tells melee from ranged.
         kind = "melee" if values[0].lower() == "melee" else "ranged"
         ctx.report.warning(
-            "html-weapon-kind", f"weapon {label!r} has no table heading", line=name_cell.sourceline
+            "weapon-kind", f"weapon {label!r} has no table heading", line=name_cell.sourceline
         )
     name, profile = split_profile(label)
     rng, attacks, skill, strength, ap, damage = (parse_stat(v) for v in values)
@@ -428,7 +428,7 @@ def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbil
             abilities.extend(found.abilities)
             report_unknown(found.unknown, name, ctx.report, line)
         except ParseFailure as exc:
-            ctx.report.error("html-weapon-ability", f"weapon ability not read: {exc.message}", line)
+            ctx.report.error("weapon-abilities", f"weapon ability not read: {exc.message}", line)
     return name, abilities
 
 
@@ -481,7 +481,7 @@ def _read_unsectioned(
                 draft.abilities.datasheet.extend(_named_abilities(child, ctx))
             elif text:
                 ctx.report.warning(
-                    "html-unread-text", f"datasheet text not read: {text[:80]!r}", child.sourceline
+                    "unparsed", f"datasheet text not read: {text[:80]!r}", child.sourceline
                 )
 
 
@@ -502,7 +502,7 @@ def _read_section(
     text = "\n".join(line for el in content for line in dom.text_lines(el))
     draft.abilities.datasheet.append(Ability(name=dom.text(heading), text=text or None))
     ctx.report.info(
-        "html-section-as-ability",
+        "ability-group",
         f"rules box {title!r} kept as a datasheet ability",
         line=heading.sourceline,
     )
@@ -564,7 +564,7 @@ def _named_abilities(block: Element, ctx: FrameContext) -> list[Ability]:
         body = "\n".join(lines)
         if name is None or not body.startswith(name):
             ctx.report.warning(
-                "html-ability-name", f"ability without a bold name: {body[:60]!r}", block.sourceline
+                "ability-name", f"ability without a bold name: {body[:60]!r}", block.sourceline
             )
             abilities.append(Ability(name=body.split(":", 1)[0], text=body))
             continue
@@ -626,7 +626,7 @@ def _costs(block: Element, ctx: FrameContext) -> list[CostLine]:
         printed = dom.text(price)
         line = reader.line(label, ("+" if "+" in printed else "") + re.sub(r"\D", "", printed))
         if line is None:
-            ctx.report.warning("html-points", f"no cost in {label!r}", line=row.sourceline)
+            ctx.report.warning("bad-cost", f"no cost in {label!r}", line=row.sourceline)
             continue
         points.append(CostLine(line, At(row.sourceline)))
     return points
@@ -636,7 +636,7 @@ def _read_leader(content: list[Element], draft: DatasheetDraft, ctx: FrameContex
     draft.leader.extend(_unit_refs(content))
     if not draft.leader:
         line = content[0].sourceline if content else None
-        ctx.report.warning("html-leader-empty", "LEADER section lists no unit", line=line)
+        ctx.report.warning("leader-empty", "LEADER section lists no unit", line=line)
 
 
 def _read_orders(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
@@ -676,7 +676,7 @@ def _read_stratagems(content: list[Element], draft: DatasheetDraft, ctx: FrameCo
         name_el = dom.select_one(wrap, "div", "s10Name")
         type_el = dom.select_one(wrap, "div", "s10Type")
         if name_el is None or type_el is None:
-            ctx.report.warning("html-stratagem-ref", "stratagem entry not read", wrap.sourceline)
+            ctx.report.warning("stratagem-ref", "stratagem entry not read", wrap.sourceline)
             continue
         source, _category = split_source(dom.text(type_el))
         draft.stratagems.append(make_id(source, dom.text(name_el)))
@@ -701,7 +701,7 @@ def _enh_refs(content: list[Element], kind: str, ctx: FrameContext) -> list[str]
         entity = ctx.tooltips.get(target) if target else None
         if entity is None or entity.kind != kind:
             ctx.report.warning(
-                "html-missing-tooltip",
+                "missing-entry",
                 f"{kind.replace('_', ' ')} {dom.text(wrap)!r} has no readable tooltip",
                 line=wrap.sourceline,
             )
@@ -748,7 +748,7 @@ def _read_keywords(frame: Element, draft: DatasheetDraft, ctx: FrameContext) -> 
                 text = dom.text(part)
                 if text:
                     ctx.report.warning(
-                        "html-keywords",
+                        "keywords-unlabelled",
                         f"keyword box without a label: {text[:60]!r}",
                         part.sourceline,
                     )

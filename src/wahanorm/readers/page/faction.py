@@ -80,7 +80,7 @@ def read_faction_page(root: Element, ctx: TooltipContext) -> list[Entity]:
     unread = [s for s in walk.unread if s not in walk.read]
     if unread:
         ctx.report.info(
-            "html-faction-sections",
+            "section-skipped",
             f"faction page of {ctx.faction}: sections without rules entries not read: "
             + ", ".join(unread),
         )
@@ -121,7 +121,7 @@ def _rule(h3: Element, walk: _Walk, ctx: TooltipContext) -> None:
     start, end = dom.line_range(h3.getparent())
     sources = [SourceRef(path=ctx.display, line_start=start, line_end=end)]
     if not name or not lines:
-        ctx.report.warning("html-faction-rule", f"rule {name!r} has no text", line=h3.sourceline)
+        ctx.report.warning("empty-text", f"rule {name!r} has no text", line=h3.sourceline)
         return
     text = "\n".join(lines)
     report_tables(f"rule {name!r}", tables, ctx.report, h3.sourceline)

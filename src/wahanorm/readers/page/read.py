@@ -50,7 +50,7 @@ def read_page(html: str, display: str) -> Reading | None:
     faction = page_faction(root)
     if faction is None:
         report.error(
-            "html-no-faction",
+            "no-faction",
             "the page header names no faction; datasheet ids cannot be built",
             line=frames[0].sourceline,
         )
@@ -83,7 +83,7 @@ def _faction_page(root: Element, display: str) -> Reading:
     name = faction_page.page_faction(root) or ""
     ctx = TooltipContext(name, display, reading.report)
     reading.report.info(
-        "html-faction-page", f"a faction page of {name}, not a datasheet page: read its rules"
+        "faction-page", f"a faction page of {name}, not a datasheet page: read its rules"
     )
     entities = faction_page.read_faction_page(root, ctx) + list(read_tooltips(root, ctx).values())
     reading.parts.append(Part(entities, EditionSign(None)))

@@ -119,7 +119,7 @@ def _rule(
     lines = dom.text_lines(span, skip=_NOT_TEXT + skip, tables=tables)
     if not name or not lines:
         ctx.report.warning(
-            "html-rule-empty", f"glossary tooltip {name!r} has no text", line=span.sourceline
+            "empty-text", f"glossary tooltip {name!r} has no text", line=span.sourceline
         )
         return None
     name, number = split_rule_number(name)  # "FIRING DECK24.14": the heading's rule number
@@ -161,8 +161,8 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
     tables: list[TableRows] = []
     text = "\n".join(dom.text_lines(span, skip=_NOT_TEXT + _FLAVOUR, tables=tables))
     if not name or not detachment or not text:
-        ctx.report.warning(
-            "html-detachment-rule", "detachment rule tooltip not complete", line=span.sourceline
+        ctx.report.error(
+            "missing-field", "detachment rule tooltip not complete", line=span.sourceline
         )
         return None
     split = split_detachment_text(text)
@@ -209,11 +209,11 @@ def read_enhancement(
     cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
     detachment = _detachment(span) or detachment
     if not name:
-        ctx.report.warning("html-enhancement", "enhancement without a name", span.sourceline)
+        ctx.report.error("missing-field", "enhancement without a name", span.sourceline)
         return None
     if detachment is None:
         ctx.report.warning(
-            "html-enhancement", f"enhancement {name!r} names no detachment", span.sourceline
+            "no-detachment", f"enhancement {name!r} names no detachment", span.sourceline
         )
     text = "\n".join(dom.text_lines(span, skip=(*_NOT_TEXT, *_FLAVOUR, "EnhancementsPts")))
     return Enhancement(
@@ -235,7 +235,7 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     name_el = dom.select_one(wrap, "div", "str10Name")
     type_el = dom.select_one(wrap, "div", "str10Type")
     if name_el is None or type_el is None:
-        ctx.report.warning("html-stratagem", "stratagem without name or type", span.sourceline)
+        ctx.report.error("missing-field", "stratagem without name or type", span.sourceline)
         return None
     name = dom.text(name_el)
     source, category = split_source(dom.text(type_el))
@@ -265,7 +265,7 @@ def _stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, 
         # An older stratagem printed as one paragraph (Boarding Action's INSANE BRAVERY): no
         # WHEN/TARGET/EFFECT to cut, the whole text is its effect.
         ctx.report.warning(
-            "html-stratagem-unlabelled",
+            "stratagem-unlabelled",
             f"stratagem {name!r} has no WHEN/TARGET/EFFECT: its text is kept as the effect",
             line=body.sourceline,
         )
@@ -274,7 +274,7 @@ def _stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, 
         parsed = parse_body("\n".join(lines), ctx.display, body.sourceline or 1)
     except ParseFailure as exc:
         ctx.report.error(
-            "html-stratagem-body", f"stratagem {name!r}: {exc.message}", line=body.sourceline
+            "stratagem-body", f"stratagem {name!r}: {exc.message}", line=body.sourceline
         )
         return {"effect": "\n".join(lines) or None}
     return {
