@@ -20,7 +20,6 @@ are fields of their own (DAMAGED, transport capacity, orders, the units a leader
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 
@@ -104,7 +103,7 @@ def _rule_ability(data: DataSet, part: Part) -> tuple[str, Ability | None]:
         return "faction", Ability(name=name)
     if any(child.tag == "alias" for child in part.node.children):
         return "core", None  # a weapon ability's rule, linked to explain an ability's text
-    ability = _core_ability(name)
+    ability = parse_core_ability(name)
     if ability.parameter is None and CORE_ABILITIES.get(ability.name.lower()):
         return "core", None  # ``Feel No Pain`` without its X+: linked to explain a text
     return "core", ability
@@ -136,12 +135,6 @@ def _profile_ability(
         found.leads.extend(leader_targets(text))
     else:
         groups[group].append(named_ability(name, text or None))
-
-
-@functools.lru_cache(maxsize=4096)
-def _core_ability(name: str) -> Ability:
-    """``parse_core_ability``, once per name (models are immutable: sharing them is safe)."""
-    return parse_core_ability(name)
 
 
 def leader_targets(text: str) -> list[str]:

@@ -165,15 +165,9 @@ def weapons(data: DataSet, parts: list[Part]) -> list[Weapon]:
 
 def weapon_name(raw: str) -> tuple[str, str | None]:
     """``➤ Plasma gun - standard`` → (``Plasma gun``, ``standard``): BSData marks a weapon of
-    several profiles with ``➤`` and joins name and profile by a hyphen."""
-    name = clean_name(raw)
-    marked = name.startswith(_PROFILE_MARK)
-    name = name.removeprefix(_PROFILE_MARK).strip()
-    head, profile = split_profile(name)
-    if profile is None and marked:
-        before, sep, after = name.rpartition(" - ")
-        if sep and before and after:
-            return before.strip(), after.strip()
+    several profiles with ``➤`` and joins name and profile by a hyphen (``split_profile``)."""
+    name = clean_name(raw).removeprefix(_PROFILE_MARK).strip()
+    head, profile, _ = split_profile(name, hyphen=True)
     return head, profile
 
 

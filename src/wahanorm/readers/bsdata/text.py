@@ -4,8 +4,9 @@ BSData writes keywords as ``**^^Orks Infantry^^**`` (bold and small caps), weapo
 ``**[LETHAL HITS]**``, other emphasis as ``**selected to shoot**``, and list items as ``- …``
 or ``■ …``. Wahapedia prints a keyword in capitals (``ORKS INFANTRY``), the brackets as they are,
 no emphasis, and list items as ``- …``: so ``^^…^^`` becomes upper case, ``**`` and ``*`` around
-words go, ``■`` items become ``- `` items, blank lines go, and every line takes the clean
-stage's spelling (``normalize_text``: NFC, ASCII quotes, plain spaces), as every reader does.
+words go, ``■`` items become ``- `` items, blank lines go, and every line takes the clean stage's
+spelling (``normalize_text``: NFC, ASCII quotes, plain spaces; ``dash_bullet``), as every
+reader does.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from __future__ import annotations
 import functools
 import re
 
-from wahanorm.blocks.clean.characters import normalize_text
+from wahanorm.blocks.clean.characters import dash_bullet, normalize_text
 
 _SMALL_CAPS = re.compile(r"\^\^(.+?)\^\^", re.DOTALL)
 _BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
-_BULLET = re.compile(r"^[■•●▪◦·]\s*")
 
 
 @functools.lru_cache(maxsize=16384)
@@ -28,7 +28,7 @@ def clean_text(raw: str) -> str:
     text = _SMALL_CAPS.sub(lambda m: m.group(1).upper(), raw.replace("\r\n", "\n"))
     text = _BOLD.sub(r"\1", text)
     text = _ITALIC.sub(r"\1", text)
-    lines = (_BULLET.sub("- ", normalize_text(line)) for line in text.split("\n"))
+    lines = (dash_bullet(normalize_text(line)) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)
 
 

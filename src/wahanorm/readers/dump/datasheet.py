@@ -250,7 +250,7 @@ class _Reader:
             self.report.diagnostics.append(exc.to_diagnostic())
             return
         report_unknown(found.unknown, full_name, self.report, line.number)
-        name, profile = split_profile(full_name)
+        name, profile, _ = split_profile(full_name)
         self.weapons.append(
             Weapon(
                 name=name,
