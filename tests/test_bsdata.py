@@ -14,6 +14,8 @@ import pytest
 from wahanorm.contract.models import Datasheet, Detachment, DetachmentRule, Enhancement, Rule
 from wahanorm.pipeline import convert, read_path
 from wahanorm.pipeline.after_read import Extraction
+from wahanorm.readers.bsdata.catalogue import catalogue_faction_name
+from wahanorm.readers.bsdata.nodes import load_xml
 from wahanorm.readers.bsdata.recognise import is_bsdata
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
@@ -371,3 +373,53 @@ def test_zipped_catalogues_are_read(tmp_path: Path) -> None:
     assert "orks/boyz" in {e.id for e in extraction.entities}
     bad = [d for d in extraction.report.diagnostics if d.severity == "error"]
     assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in bad] == [("bsdata-malformed", "Bad.gstz")]
+
+
+# ------------------------------------------------------------------------------- factions
+
+
+@pytest.mark.parametrize(
+    ("name", "library", "faction"),
+    [
+        ("Xenos - Orks", False, "Orks"),  # Orks.cat
+        ("Library - Tyranids", True, "Tyranids"),  # Library - Tyranids.cat
+        ("Imperium - Astra Militarum - Library", True, "Astra Militarum"),
+        ("Imperium - Astra Militarum", False, "Astra Militarum"),
+        # BSData/wh40k-10e: where the units of "Faction: Adeptus Astartes" and "Faction:
+        # Asuryani" are (Wahapedia's Space Marines and Aeldari)
+        ("Imperium - Space Marines", False, "Space Marines"),
+        ("Aeldari - Aeldari Library", True, "Aeldari"),
+        ("Orks", False, "Orks"),
+    ],
+)
+def test_a_catalogue_names_its_faction(name: str, library: bool, faction: str) -> None:
+    flag = "true" if library else "false"
+    xml = f'<catalogue id="x" name="{name}" library="{flag}"/>'.encode()
+    assert catalogue_faction_name(load_xml(xml, "x.cat")) == faction
+
+
+def test_a_faction_keyword_is_named_after_its_catalogue(tmp_path: Path) -> None:
+    # BSData tags Space Marines "Faction: Adeptus Astartes" in the catalogue "Imperium - Space
+    # Marines", which Wahapedia calls Space Marines. The same shape from the Orks fixture: its
+    # units' keyword written otherwise than its catalogue "Xenos - Orks" names the faction.
+    for path in TENTH.iterdir():
+        text = path.read_text(encoding="utf-8")
+        (tmp_path / path.name).write_text(
+            text.replace('name="Faction: Orks"', 'name="Faction: Waaagh Tribes"'), encoding="utf-8"
+        )
+    extraction = read(tmp_path)
+    boyz = sheet(extraction, "orks/boyz")
+    assert (boyz.faction, boyz.faction_keywords) == ("Orks", ["WAAAGH TRIBES"])
+    assert sheet(extraction, "orks/ghazghkull-thraka").leader == [
+        "orks/boyz",
+        "orks/meganobz",
+        "orks/nobz",
+    ]
+    horde = entity(extraction, "orks/war-horde", "detachment")
+    assert isinstance(horde, Detachment) and horde.faction == "Orks"
+    entity(extraction, "orks/waaagh", "rule")
+    (said,) = [d for d in extraction.report.diagnostics if d.code == "bsdata-faction-name"]
+    assert said.severity == "info" and said.path.endswith("Orks.cat")
+    assert "'Waaagh Tribes' is named 'Orks'" in said.message
+    # the shared fixture's keyword and catalogue agree: nothing to say
+    assert not any(d.code == "bsdata-faction-name" for d in read(TENTH).report.diagnostics)

@@ -9,6 +9,13 @@ enhancements. No unit, faction or catalogue name is known here; these BSData con
 - The **faction** is the ``Faction: X`` category of the unit; of several, the one most units of
   the data set carry (``Faction: Adeptus Astartes`` before ``Faction: Blood Angels``). A
   catalogue's faction (for its rules and detachments) is the one most of its units carry.
+- The faction's **name** (and the namespace of its ids) is that of the catalogue holding most
+  of its units, when most units that catalogue holds are of it: the catalogue's own name
+  without the grand alliance before it and a library's word for itself (``Imperium - Space
+  Marines`` → ``Space Marines``, ``Library - Tyranids`` → ``Tyranids``, ``Aeldari - Aeldari
+  Library`` → ``Aeldari``), which is how Wahapedia names the faction its keyword
+  (``ADEPTUS ASTARTES``) stands for; else the keyword's own name. A faction named otherwise
+  than its keyword is said (``bsdata-faction-name``); the keyword stays the faction keyword.
 - **Detachments** are the entries of a group that a root entry of category ``Configuration``
   links and whose entries hold rules (the group of Battle Size choices holds none); 11th edition
   prices them in ``Detachment Points`` and tags them with their force disposition (a category
@@ -21,9 +28,11 @@ enhancements. No unit, faction or catalogue name is known here; these BSData con
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from wahanorm.contract.ids import slugify
 from wahanorm.readers.bsdata.dataset import DataSet, own_conditions
 from wahanorm.readers.bsdata.nodes import Document, Node
 from wahanorm.readers.bsdata.text import clean_name
@@ -34,6 +43,8 @@ FORCE_DISPOSITION = "force disposition"
 ENHANCEMENT_COST = "enhancements"
 DETACHMENT_COST = "detachment points"
 ENHANCEMENT_WORD = "enhancement"
+_LIBRARY_WORD = re.compile(r"^library\b\s*|\s*\blibrary$", re.IGNORECASE)
+"""How a library catalogue's name says it is one (``Library - Tyranids``, ``… Library``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +88,9 @@ class Contents:
     enhancements: list[EnhancementEntry] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)
     """``id()`` of the entries and groups no unit tree goes into (detachments, enhancements)."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Faction keyword (``Adeptus Astartes``) → the faction's name (``Space Marines``), where
+    they differ."""
     dispositions: set[str] = field(default_factory=set)
     hidden_detachments: set[str] = field(default_factory=set)
     """Ids of the detachments no roster offers (left out with their enhancements)."""
@@ -104,6 +118,7 @@ def contents(data: DataSet) -> Contents:
     for unit in found.units:
         found.faction_counts.update(faction_names(unit.entry, unit.link))
     _document_factions(data, found)
+    _faction_names(data, found)
     _dispositions(data, found)
     _detachments(data, found)
     _enhancements(data, found)
@@ -111,11 +126,63 @@ def contents(data: DataSet) -> Contents:
 
 
 def unit_faction(found: Contents, unit: Unit) -> str | None:
-    """The faction of ``unit``: its faction category most units share; else its catalogue's."""
+    """The faction of ``unit`` by its name (``Contents.names``): its faction category most units
+    share; else its catalogue's."""
+    keyword = _unit_keyword(found, unit)
+    return None if keyword is None else found.names.get(keyword, keyword)
+
+
+def _unit_keyword(found: Contents, unit: Unit) -> str | None:
     names = faction_names(unit.entry, unit.link)
     if names:
         return max(names, key=lambda name: (found.faction_counts[name], -names.index(name)))
     return found.document_factions.get(unit.offered_by.path)
+
+
+def catalogue_faction_name(document: Document) -> str:
+    """The faction a catalogue's name names: its last part, without the grand alliance before it
+    (``Xenos - Orks`` → ``Orks``); a library's without the word that says it is one
+    (``Library - Tyranids``, ``Imperium - Astra Militarum - Library``, ``Aeldari - Aeldari
+    Library``)."""
+    parts = [clean_name(part) for part in document.name.split(" - ")]
+    if document.is_library:
+        parts = [_LIBRARY_WORD.sub("", part) for part in parts]
+    named = [part for part in parts if part]
+    return named[-1] if named else clean_name(document.name)
+
+
+def _faction_names(data: DataSet, found: Contents) -> None:
+    """``found.names``: each faction keyword named after the catalogue that holds most of its
+    units, when most of the units that catalogue holds are of it (see the module's doc)."""
+    held: dict[str, Counter[str]] = {}
+    documents: dict[str, Document] = {}
+    for unit in found.units:
+        keyword = _unit_keyword(found, unit)
+        if keyword is None:
+            continue
+        holder = data.document(unit.entry)
+        documents[holder.path] = holder
+        held.setdefault(holder.path, Counter())[keyword] += 1
+    best: dict[str, tuple[int, str]] = {}
+    for path, counts in held.items():
+        keyword, count = counts.most_common(1)[0]
+        if keyword not in best or count > best[keyword][0]:
+            best[keyword] = (count, path)
+    taken = {keyword.casefold() for keyword in found.faction_counts}
+    for keyword, (_, path) in sorted(best.items()):
+        name = catalogue_faction_name(documents[path])
+        if name.casefold() == keyword.casefold() or name.casefold() in taken:
+            continue  # the same name, or one another faction has: the keyword names it
+        taken.add(name.casefold())
+        found.names[keyword] = name
+        data.report.info(
+            "bsdata-faction-name",
+            f"the faction keyword {keyword!r} is named {name!r}, after the catalogue "
+            f"{documents[path].name!r} that holds most of its units (ids {slugify(name)}/…, "
+            "as Wahapedia names factions); the keyword stays its faction keyword",
+            line=documents[path].root.line,
+            path=path,
+        )
 
 
 def _units(data: DataSet, found: Contents) -> None:
@@ -158,16 +225,16 @@ def _document_factions(data: DataSet, found: Contents) -> None:
 
 
 def document_faction(data: DataSet, found: Contents, document: Document) -> str | None:
-    """The faction of a file: its units' or those it offers; else that of a file importing it."""
-    own = found.document_factions.get(document.path)
-    if own is not None:
-        return own
-    for other in data.documents:
-        if other is not document and document in data.reach(other):
-            faction = found.document_factions.get(other.path)
-            if faction is not None:
-                return faction
-    return None
+    """The faction of a file by its name: its units' or those it offers; else that of a file
+    importing it."""
+    keyword = found.document_factions.get(document.path)
+    if keyword is None:
+        for other in data.documents:
+            if other is not document and document in data.reach(other):
+                keyword = found.document_factions.get(other.path)
+                if keyword is not None:
+                    break
+    return None if keyword is None else found.names.get(keyword, keyword)
 
 
 def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
