@@ -54,9 +54,8 @@ class DataSet:
     documents: list[Document]
     report: Report
     by_id: dict[str, list[Node]] = field(default_factory=dict)
-    doc_of_root: dict[int, Document] = field(default_factory=dict)
-    parents: dict[int, Node] = field(default_factory=dict)
-    """``id()`` of every node below a root → the node above it, in every file."""
+    by_path: dict[str, Document] = field(default_factory=dict)
+    """Each document by the path it is shown as (``Node.file``)."""
     catalogues: dict[str, Document] = field(default_factory=dict)
     game_systems: dict[str, Document] = field(default_factory=dict)
     default_forces: set[str] = field(default_factory=set)
@@ -77,8 +76,7 @@ class DataSet:
 
     def __post_init__(self) -> None:
         for document in self.documents:
-            self.doc_of_root[id(document.root)] = document
-            self.parents.update(document.parents)
+            self.by_path.setdefault(document.path, document)
             book = self.game_systems if document.kind == "gameSystem" else self.catalogues
             if document.id in book:
                 self.report.warning(
@@ -100,15 +98,13 @@ class DataSet:
 
     def document(self, node: Node) -> Document:
         """The document ``node`` belongs to."""
-        parents = self.parents
-        while (up := parents.get(id(node))) is not None:
-            node = up
-        return self.doc_of_root[id(node)]
+        return self.by_path[node.file]
 
     def ancestors(self, node: Node) -> list[Node]:
         """The nodes above ``node``, nearest first, up to its file's root."""
+        parents = self.by_path[node.file].parents
         found: list[Node] = []
-        while (up := self.parents.get(id(node))) is not None:
+        while (up := parents.get(id(node))) is not None:
             found.append(up)
             node = up
         return found

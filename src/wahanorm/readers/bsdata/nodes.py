@@ -7,12 +7,14 @@ a characteristic's value is its text, ``$text`` in JSON). ``Node`` keeps that mo
 both: its ``tag`` is the element's name, ``container`` the list it sits in, ``attrs`` its
 attributes as text (JSON's ``true``/``1`` as XML spells them), ``text`` its text.
 
-Positions (``SourceRef``): an XML element starts at lxml's ``sourceline`` and ends at the line
-of its closing tag, found on demand in the raw bytes (matching nested tags of the same name);
-a JSON entry spans the lines of its braces ``{`` … ``}``. Those come from one scan of the bytes
-with every string blanked (a JSON string holds no raw line break, so blanking keeps the lines):
-the braces left are the objects' own, matched by a stack, in the document order in which orjson
-hands the objects over. Both are exact for any layout, pretty-printed or not.
+XML is read by expat in one pass that builds the nodes as it goes (no element tree is kept:
+a whole repository is some 50 MB of XML); its attributes come as the dict the node keeps.
+
+Positions (``SourceRef``): an XML element spans the lines of its start and end tags, as expat
+reports them; a JSON entry spans the lines of its braces ``{`` … ``}``. Those come from one scan
+of the bytes with every string blanked (a JSON string holds no raw line break, so blanking keeps
+the lines): the braces left are the objects' own, matched by a stack, in the document order in
+which orjson hands the objects over. Both are exact for any layout, pretty-printed or not.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import bisect
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
+from xml.parsers import expat
 
 import orjson
-from lxml import etree
 
 TEXT_ELEMENTS = frozenset({"description", "comment", "alias", "readme"})
 """Elements whose content is text, not a container of elements."""
@@ -34,19 +36,16 @@ Form = Literal["xml", "json"]
 class Node:
     """One element of a BSData file.
 
-    An XML node reads its attributes from its lxml element when asked (copying every
-    element's into a dict up front is most of the cost of loading a file, and many are never
-    asked for); a JSON node holds them. A node has
-    no link to its parent, so a tree is freed by reference counting alone (``Document.parents``
-    holds the way up)."""
+    A node has no link to its parent, so a tree is freed by reference counting alone
+    (``Document.parents`` holds the way up)."""
 
     __slots__ = (
-        "_attrs",
         "_by_container",
-        "_element",
+        "attrs",
         "children",
         "container",
         "end",
+        "file",
         "line",
         "tag",
         "text",
@@ -61,7 +60,7 @@ class Node:
         children: list[Node] | None = None,
         line: int = 0,
         end: int = 0,
-        element: Any = None,
+        file: str = "",
     ) -> None:
         self.tag = tag
         """The element's name: ``selectionEntry``, ``profile``, ``characteristic`` …"""
@@ -73,40 +72,29 @@ class Node:
         self.line = line
         """First line (1-based) of the element in its file."""
         self.end = end
-        """Last line; 0 until asked for (``Document.end_line``)."""
-        self._attrs = attrs
-        self._element = element
+        """Last line (its end tag's, or its closing brace's)."""
+        self.file = file
+        """The file it is in, as shown (``Document.path``)."""
+        self.attrs: dict[str, str] = {} if attrs is None else attrs
+        """Its attributes, as text (``hidden``: ``true``/``false``)."""
         self._by_container: dict[str, list[Node]] | None = None
 
     def __repr__(self) -> str:
         return f"<Node {self.tag} {self.name!r} line {self.line}>"
 
-    @property
-    def attrs(self) -> dict[str, str]:
-        """Its attributes, as text (``hidden``: ``true``/``false``)."""
-        if self._attrs is None:
-            self._attrs = dict(self._element.attrib) if self._element is not None else {}
-        return self._attrs
-
     def get(self, name: str, default: str = "") -> str:
         """The attribute ``name``, or ``default``."""
-        attrs = self._attrs
-        if attrs is None:
-            # most nodes are asked one or two attributes: lxml answers those faster than a
-            # copy of all of them would
-            value: str = self._element.get(name, default) if self._element is not None else default
-            return value
-        return attrs.get(name, default)
+        return self.attrs.get(name, default)
 
     @property
     def id(self) -> str:
         """The element's ``id`` attribute ("" when none)."""
-        return self.get("id")
+        return self.attrs.get("id", "")
 
     @property
     def name(self) -> str:
         """The element's ``name`` attribute ("" when none)."""
-        return self.get("name")
+        return self.attrs.get("name", "")
 
     def items(self, container: str) -> list[Node]:
         """The children listed in ``container``, in order."""
@@ -137,24 +125,14 @@ class Node:
 
 @dataclass(eq=False)
 class Document:
-    """One BSData file: its root (``catalogue`` or ``gameSystem``) and what positions need."""
+    """One BSData file: its root (``catalogue`` or ``gameSystem``) and the way up its tree."""
 
     path: str
     """The file as shown in sources and diagnostics."""
     form: Form
     root: Node
-    data: bytes
     parents: dict[int, Node]
     """``id()`` of each node below the root → the node above it."""
-    _newlines: list[int] | None = None
-
-    @property
-    def newlines(self) -> list[int]:
-        """Byte offsets of the line breaks of ``data`` (for line numbers; found when first
-        asked: a file no entity comes from never needs them)."""
-        if self._newlines is None:
-            self._newlines = newline_offsets(self.data)
-        return self._newlines
 
     @property
     def kind(self) -> str:
@@ -175,16 +153,6 @@ class Document:
     def is_library(self) -> bool:
         """True for a library catalogue (data for other catalogues to link, no army of its own)."""
         return self.root.get("library") == "true"
-
-    def end_line(self, node: Node) -> int:
-        """The last line of ``node`` (its closing tag in XML, its closing brace in JSON)."""
-        if not node.end:
-            node.end = _xml_end_line(self, node) if self.form == "xml" else node.line
-        return node.end
-
-    def line_of(self, offset: int) -> int:
-        """The 1-based line of byte ``offset``."""
-        return bisect.bisect_left(self.newlines, offset) + 1
 
 
 class FileError(Exception):
@@ -207,109 +175,97 @@ def newline_offsets(data: bytes) -> list[int]:
 
 def load_xml(data: bytes, path: str) -> Document:
     """An XML ``.cat``/``.gst`` as a ``Document``; raises ``FileError`` when it is not
-    well-formed (no entities are resolved and no network is touched)."""
-    parser = etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        huge_tree=True,
-        remove_comments=True,
-        remove_blank_text=True,
-    )
+    well-formed (no external entity is read, no network touched)."""
+    parser = expat.ParserCreate()  # no namespace handling: a prefix is cut from each name
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.buffer_text = True
+    parser.buffer_size = 1 << 16
+    root, parents = _build_on(parser, path)
     try:
-        element = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as error:
-        line, column = error.position if error.position else (None, None)
-        raise FileError(str(error.msg or error), line, column) from None
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        message = expat.ErrorString(error.code) or str(error)
+        raise FileError(message, error.lineno, error.offset + 1) from None
+    if not root:
+        raise FileError("no root element", 1, 1)
+    return Document(path, "xml", root[0], parents)
+
+
+_NODE, _TEXT, _CONTAINER = 0, 1, 2
+
+
+def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
+    """Handlers on ``parser`` that build the nodes from its events, and where they put the root
+    and the way up. A container element (``<profiles>``) becomes the ``container`` of the
+    elements it holds; a text element (``<description>``, or an element of text alone) a child
+    holding its text; an element's own text is what comes before its first child (a
+    characteristic's value). Closures, not methods: expat calls them for every element."""
+    root: list[Node] = []
     parents: dict[int, Node] = {}
-    root = _xml_tree(element, parents)
-    return Document(path, "xml", root, data, parents)
+    frames: list[list[Any]] = []  # per open element: kind, node, owner, container, its text
+    owner: Node | None = None
+    container = ""
+    text: list[str] | None = None  # the innermost element's text, until a child begins
 
-
-def _xml_tree(root: Any, parents: dict[int, Node]) -> Node:
-    """The ``Node`` tree of an lxml element, built in one walk of its start and end events
-    (lxml's C iteration; a container element such as ``<profiles>`` becomes the
-    ``container`` of the elements it holds, a text element a child holding its text)."""
-    names: dict[str, str] = {}
-
-    def local(tag: str) -> str:
-        name = names.get(tag)
-        if name is None:
-            name = names[tag] = tag.rpartition("}")[2]
-        return name
-
-    top = Node(local(root.tag), line=root.sourceline or 0, element=root)
-    owner, container = top, ""
-    owners: list[tuple[Node, str]] = []
-    kinds: list[str] = []
-    events = etree.iterwalk(root, events=("start", "end"))
-    next(events)  # the root's own start
-    for event, element in events:
-        if event == "end":
-            kind = kinds.pop() if kinds else "root"
-            if kind == "node":
-                if not owner.children or owner.tag == "characteristic":
-                    owner.text = element.text or ""
-                owner, container = owners.pop()
-            elif kind == "container":
-                container = ""
-            continue
-        tag = element.tag
-        if not isinstance(tag, str):
-            kinds.append("skip")  # a processing instruction
-            continue
-        name = local(tag)
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal owner, container, text
+        if text is not None and frames:  # an element's own text ends at its first child
+            frames[-1][4] = "".join(text)
+        text = []
+        if ":" in tag:
+            tag = tag.rpartition(":")[2]
+        line = parser.CurrentLineNumber
         if container:  # an element of a container
-            node = Node(name, None, container, "", [], element.sourceline or 0, 0, element)
-            owner.children.append(node)
-            parents[id(node)] = owner
-            owners.append((owner, container))
+            node = Node(tag, attrs, container, "", [], line, 0, path)
+            owner.children.append(node)  # type: ignore[union-attr]
+            parents[id(node)] = owner  # type: ignore[assignment]
+            frames.append([_NODE, node, owner, container, ""])
             owner, container = node, ""
-            kinds.append("node")
-        elif name in TEXT_ELEMENTS or (len(element) == 0 and (element.text or "").strip()):
-            text = element.text or ""
-            node = Node(name, None, "", text, [], element.sourceline or 0, 0, element)
+        elif owner is None:
+            attrs = {k: v for k, v in attrs.items() if not k.startswith("xmlns")}
+            node = Node(tag, attrs, "", "", [], line, 0, path)
+            root.append(node)
+            frames.append([_NODE, node, None, "", ""])
+            owner = node
+        elif tag in TEXT_ELEMENTS:
+            node = Node(tag, attrs, "", "", [], line, 0, path)
             owner.children.append(node)
             parents[id(node)] = owner
-            kinds.append("text")
+            frames.append([_TEXT, node, owner, container, ""])
+        else:  # a container, or an element of text alone (told at its end: its node then)
+            frames.append([_CONTAINER, (tag, attrs, line), owner, container, ""])
+            container = tag
+
+    def characters(data: str) -> None:
+        if text is not None:
+            text.append(data)
+
+    def end(_tag: str) -> None:
+        nonlocal owner, container, text
+        kind, node, above, around, before = frames.pop()
+        childless = text is not None
+        own = ("".join(text) if text else "") if childless else before if before.strip() else ""
+        text = None  # text after an element is no element's own
+        if kind == _NODE:
+            node.end = parser.CurrentLineNumber
+            if not node.children or node.tag == "characteristic":
+                node.text = own
+            owner, container = above, around
+        elif kind == _TEXT:
+            node.end = parser.CurrentLineNumber
+            node.text = own
         else:
-            container = name
-            kinds.append("container")
-    if not top.children:
-        top.text = root.text or ""
-    return top
+            container = around
+            if childless and own.strip():  # no child: an element of text alone
+                tag, attrs, line = node
+                alone = Node(tag, attrs, "", own, [], line, parser.CurrentLineNumber, path)
+                above.children.append(alone)
+                parents[id(alone)] = above
 
-
-_TAG_PATTERNS: dict[str, re.Pattern[bytes]] = {}
-
-
-def _tag_pattern(tag: str) -> re.Pattern[bytes]:
-    """Start and end tags of ``tag`` (any namespace prefix): group 1 is ``/`` for an end tag,
-    group 2 is ``/`` for an empty-element tag."""
-    pattern = _TAG_PATTERNS.get(tag)
-    if pattern is None:
-        name = re.escape(tag.encode())
-        pattern = re.compile(
-            rb"<(/?)(?:[\w.-]+:)?" + name + rb"(?=[\s/>])(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>"
-        )
-        _TAG_PATTERNS[tag] = pattern
-    return pattern
-
-
-def _xml_end_line(document: Document, node: Node) -> int:
-    """The line of ``node``'s closing tag: from its start line, the tags of its name are
-    matched (an element nests others of its name) until its own end tag."""
-    if node.line <= 0:
-        return 0
-    start = document.newlines[node.line - 2] + 1 if node.line > 1 else 0
-    depth = 0
-    for match in _tag_pattern(node.tag).finditer(document.data, start):
-        if match.group(1):
-            depth -= 1
-        elif not match.group(2):
-            depth += 1
-        if depth <= 0:
-            return document.line_of(match.end() - 1)
-    return node.line
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = characters
+    return root, parents
 
 
 # --------------------------------------------------------------------------------------- JSON
@@ -336,8 +292,8 @@ def load_json(data: bytes, path: str) -> Document:
     spans = iter(_object_spans(data, newlines))
     next(spans)  # the outer object, around the catalogue's own
     parents: dict[int, Node] = {}
-    root = _json_node(tag, body, "", parents, spans)
-    return Document(path, "json", root, data, parents, newlines)
+    root = _json_node(tag, body, "", parents, spans, path)
+    return Document(path, "json", root, parents)
 
 
 def _object_spans(data: bytes, newlines: list[int]) -> list[tuple[int, int]]:
@@ -382,31 +338,32 @@ def _json_node(
     container: str,
     parents: dict[int, Node],
     spans: Any,
+    path: str,
 ) -> Node:
     line, end = next(spans, (0, 0))
     attrs: dict[str, str] = {}
-    node = Node(tag, attrs, container, "", [], line, end)
+    node = Node(tag, attrs, container, "", [], line, end, path)
     children = node.children
     for key, value in body.items():
         if isinstance(value, list):
             element = _singular(key)
             for item in value:
                 if isinstance(item, dict):
-                    child = _json_node(element, item, key, parents, spans)
+                    child = _json_node(element, item, key, parents, spans, path)
                 elif isinstance(item, str):  # a repeated text element (a rule's aliases)
-                    child = Node(key, {}, "", item, [], line)
+                    child = Node(key, {}, "", item, [], line, line, path)
                 else:
                     continue
                 children.append(child)
                 parents[id(child)] = node
         elif isinstance(value, dict):
-            child = _json_node(key, value, "", parents, spans)
+            child = _json_node(key, value, "", parents, spans, path)
             children.append(child)
             parents[id(child)] = node
         elif key == "$text":
             node.text = _scalar(value)
         elif key in TEXT_ELEMENTS:
-            child = Node(key, {}, "", _scalar(value), [], line)
+            child = Node(key, {}, "", _scalar(value), [], line, line, path)
             children.append(child)
             parents[id(child)] = node
         elif value is not None:

@@ -38,8 +38,7 @@ CORE = "core"
 def source(data: DataSet, node: Node) -> SourceRef:
     """Where ``node`` is: its file as shown and its first and last lines."""
     document = data.document(node)
-    end = document.end_line(node)
-    return SourceRef(path=document.path, line_start=node.line, line_end=max(end, node.line))
+    return SourceRef(path=document.path, line_start=node.line, line_end=max(node.end, node.line))
 
 
 def shared_rules(data: DataSet, found: Contents) -> list[Rule]:
