@@ -59,6 +59,8 @@ def test_tenth_edition_entities(tenth: Extraction) -> None:
         "orks/battlewagon",
         "orks/boyz",
         "orks/ghazghkull-thraka",
+        "orks/mek-gunz",
+        "orks/warboss",
         "tyranids/winged-hive-tyrant",
     ]
     assert {e.edition for e in tenth.entities} == {10}
@@ -111,6 +113,17 @@ def test_weapon_keywords_typed_by_the_grammar(tenth: Extraction) -> None:
     )
 
 
+def test_a_profile_set_off_by_a_hyphen(tenth: Extraction) -> None:
+    # Orks.cat line 1156: <profile name="1-2 Bubblechukka - big bubble" … "Ranged Weapons">
+    gunz = sheet(tenth, "orks/mek-gunz")
+    chukka = [(w.name, w.profile) for w in gunz.weapons if "Bubblechukka" in w.name]
+    assert chukka == [
+        ("1-2 Bubblechukka", "big bubble"),
+        ("3-4 Bubblechukka", "wobbly bubble"),
+        ("5-6 Bubblechukka", "dense bubble"),
+    ]
+
+
 def test_boyz_points_from_modifiers_and_composition(tenth: Extraction) -> None:
     # cost 80; modifier "set 170" when more than 10 models; Boss Nob 1, group Boyz (9-19)
     boyz = sheet(tenth, "orks/boyz")
@@ -139,7 +152,9 @@ def test_model_scoped_invulnerable_save_keywords_and_leader(tenth: Extraction) -
     assert ghazghkull.keywords == ["GHAZGHKULL THRAKA", "WARBOSS"]
     assert ghaz.keywords == ["CHARACTER", "EPIC HERO", "INFANTRY"]
     assert ghaz.leader == ["orks/boyz", "orks/meganobz", "orks/nobz"]
-    assert sheet(tenth, "orks/boyz").led_by == ["orks/ghazghkull-thraka"]
+    # Warboss's Leader profile (Orks.cat line 1514): "- BOYZ", "- NOBZ"
+    assert sheet(tenth, "orks/warboss").leader == ["orks/boyz", "orks/nobz"]
+    assert sheet(tenth, "orks/boyz").led_by == ["orks/ghazghkull-thraka", "orks/warboss"]
     assert ghaz.unit_composition == ["1 Ghazghkull Thraka", "1 Makari"]
     assert [(a.name, a.aura) for a in ghaz.abilities.datasheet if a.aura] == [
         ("Ghazghkull's Waaagh! Banner", True)
