@@ -57,6 +57,7 @@ def crosscheck(
         side_label(a_snap.spec, a_read.by_key.values(), a_read.data_version),
         side_label(b_snap.spec, b_read.by_key.values(), b_read.data_version),
         (a_read.data_version, b_read.data_version),
+        (a_snap.spec, b_snap.spec),
     )
     a = {k: e for k, e in a_read.by_key.items() if not kinds or k[1] in kinds}
     b = {k: e for k, e in b_read.by_key.items() if not kinds or k[1] in kinds}
@@ -70,9 +71,12 @@ def crosscheck(
     b_factions: dict[str, str] = {}
     for (mine, theirs), _ in named.most_common():
         b_factions.setdefault(theirs, mine)
-    b_ids = {p.b[2]: p.a[2] for p in pairing.pairs if p.a[2] != p.b[2]}
+    b_ids = _b_ids_as_a(pairing.pairs, pairing.namespaces, b)
     b_as_a = {k: form.as_a_names(e, b_factions, b_ids) for k, e in b.items()}
-    spaces = ({k[2].split("/", 1)[0] for k in a}, {k[2].split("/", 1)[0] for k in b_as_a})
+    spaces = (
+        {k[2].split("/", 1)[0] for k in a},
+        {b_ids.get(k[2], k[2]).split("/", 1)[0] for k in b},
+    )
     grouper = Places([*a_read.by_key.values(), *b_as_a.values()])
     names = {
         str(e.get("id")): str(e.get("name"))
@@ -148,6 +152,25 @@ class Places:
         if kind != "datasheet" and group == entity.get("detachment"):
             return self.detachments.get(group, group)
         return group
+
+
+def _b_ids_as_a(
+    pairs: list[Pair], namespaces: set[tuple[str, str]], b: dict[Key, Entity]
+) -> dict[str, str]:
+    """B's id → A's, for what the two name differently: each pair's, and any id of B (a unit
+    listed by a leader) in a namespace the pairs put in another."""
+    spaces: dict[str, str] = {}
+    for mine, theirs in sorted(namespaces):
+        spaces.setdefault(theirs, mine)
+    found: dict[str, str] = {}
+    for entity in b.values():
+        for key in form.ID_LISTS & entity.keys():
+            for item in entity[key] or []:
+                space, _, rest = str(item).partition("/")
+                if space in spaces and rest:
+                    found[str(item)] = f"{spaces[space]}/{rest}"
+    found.update({p.b[2]: p.a[2] for p in pairs if p.a[2] != p.b[2]})
+    return found
 
 
 def _check_names(kinds: Sequence[str], fields: Sequence[str]) -> None:

@@ -8,8 +8,8 @@ rule. What both hold is compared, once the differences of form are taken out:
 
 - spelling: typographic quotes and apostrophes as ASCII (``’`` → ``'``), runs of spaces as one;
 - keywords in capitals (``Orks Infantry`` and ``ORKS INFANTRY`` are one keyword);
-- names in a list matched whatever their letter case (``Voice Of Command`` / ``Voice of
-  Command``);
+- names in a list matched whatever their letter case and spacing (``Voice Of Command`` /
+  ``Voice of Command``, ``Malign Wardings(Psychic)`` / ``Malign Wardings (Psychic)``);
 - a model profile named after the unit on one side and after its model on the other: a unit of
   one profile; the one profile left unmatched on each side (``Raveners`` / ``Ravener``); one
   profile on one side where the other gives each model of the unit the same characteristics
@@ -242,4 +242,9 @@ def _same_names(a: Json, b: Json) -> None:
 
 
 def _folded(item: dict[str, Any]) -> tuple[str, str]:
-    return (str(item.get("name") or "").casefold(), str(item.get("profile") or "").casefold())
+    """A list item's name and profile as matched: whatever their letter case and spacing
+    (``Malign Wardings(Psychic)`` / ``Malign Wardings (Psychic)``)."""
+    name, profile = (
+        "".join(str(item.get(k) or "").split()).casefold() for k in ("name", "profile")
+    )
+    return name, profile

@@ -45,13 +45,19 @@ def side_label(spec: str, entities: Iterable[dict[str, Any]], data_version: str 
 
 
 def distinct(
-    a: str, b: str, versions: tuple[str | None, str | None] = (None, None)
+    a: str,
+    b: str,
+    versions: tuple[str | None, str | None] = (None, None),
+    specs: tuple[str, str] = ("", ""),
 ) -> tuple[str, str]:
     """Two labels that tell the sides apart: with their data versions when they read alike,
-    else with ``(A)`` and ``(B)``."""
+    else the arguments' names, else with ``(A)`` and ``(B)``."""
     if a != b:
         return a, b
     va, vb = (version_words(v) for v in versions)
     if va and vb and va != vb:
         return f"{a}, {va}", f"{b}, {vb}"
+    na, nb = (PurePosixPath(spec.rstrip("/")).name for spec in specs)
+    if na and nb and na != nb:
+        return na, nb
     return f"{a} (A)", f"{b} (B)"
