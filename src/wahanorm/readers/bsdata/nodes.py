@@ -186,6 +186,11 @@ def load_xml(data: bytes, path: str) -> Document:
     except expat.ExpatError as error:
         message = expat.ErrorString(error.code) or str(error)
         raise FileError(message, error.lineno, error.offset + 1) from None
+    finally:
+        # the handlers close over the parser and the tree: let go of them, or the tree lives
+        # on in that cycle until the cyclic collector (off while reading) gets to it
+        parser.StartElementHandler = parser.EndElementHandler = None
+        parser.CharacterDataHandler = None
     if not root:
         raise FileError("no root element", 1, 1)
     return Document(path, "xml", root[0], parents)
@@ -212,6 +217,7 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
         if text is not None and frames:  # an element's own text ends at its first child
             frames[-1][4] = "".join(text)
         text = []
+        parser.CharacterDataHandler = characters  # off again at the end: no text between
         if ":" in tag:
             tag = tag.rpartition(":")[2]
         line = parser.CurrentLineNumber
@@ -246,6 +252,7 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
         childless = text is not None
         own = ("".join(text) if text else "") if childless else before if before.strip() else ""
         text = None  # text after an element is no element's own
+        parser.CharacterDataHandler = None
         if kind == _NODE:
             node.end = parser.CurrentLineNumber
             if not node.children or node.tag == "characteristic":
@@ -264,7 +271,6 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
-    parser.CharacterDataHandler = characters
     return root, parents
 
 

@@ -32,8 +32,10 @@ def clean_text(raw: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+@functools.lru_cache(maxsize=65536)
 def clean_name(raw: str) -> str:
-    """A name (an entry's, a profile's) in the clean spelling, one line, no markup."""
+    """A name (an entry's, a profile's) in the clean spelling, one line, no markup (names repeat
+    across units: each is cleaned once)."""
     return " ".join(clean_text(raw).split())
 
 
