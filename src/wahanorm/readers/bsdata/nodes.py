@@ -196,9 +196,6 @@ def load_xml(data: bytes, path: str) -> Document:
     return Document(path, "xml", root[0], parents)
 
 
-_NODE, _TEXT, _CONTAINER = 0, 1, 2
-
-
 def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
     """Handlers on ``parser`` that build the nodes from its events, and where they put the root
     and the way up. A container element (``<profiles>``) becomes the ``container`` of the
@@ -207,15 +204,17 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
     characteristic's value). Closures, not methods: expat calls them for every element."""
     root: list[Node] = []
     parents: dict[int, Node] = {}
-    frames: list[list[Any]] = []  # per open element: kind, node, owner, container, its text
+    # per open node or text element: the node, and the owner, container and own text around it
+    frames: list[list[Any]] = []
     owner: Node | None = None
-    container = ""
+    container = ""  # the open container element (no element opens directly inside another)
+    opened: tuple[str, dict[str, str], int] = ("", {}, 0)  # that container's tag, attrs, line
     text: list[str] | None = None  # the innermost element's text, until a child begins
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        nonlocal owner, container, text
+        nonlocal owner, container, text, opened
         if text is not None and frames:  # an element's own text ends at its first child
-            frames[-1][4] = "".join(text)
+            frames[-1][3] = "".join(text)
         text = []
         parser.CharacterDataHandler = characters  # off again at the end: no text between
         if ":" in tag:
@@ -225,22 +224,21 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
             node = Node(tag, attrs, container, "", [], line, 0, path)
             owner.children.append(node)  # type: ignore[union-attr]
             parents[id(node)] = owner  # type: ignore[assignment]
-            frames.append([_NODE, node, owner, container, ""])
+            frames.append([node, owner, container, ""])
             owner, container = node, ""
         elif owner is None:
             attrs = {k: v for k, v in attrs.items() if not k.startswith("xmlns")}
             node = Node(tag, attrs, "", "", [], line, 0, path)
             root.append(node)
-            frames.append([_NODE, node, None, "", ""])
+            frames.append([node, None, "", ""])
             owner = node
         elif tag in TEXT_ELEMENTS:
             node = Node(tag, attrs, "", "", [], line, 0, path)
             owner.children.append(node)
             parents[id(node)] = owner
-            frames.append([_TEXT, node, owner, container, ""])
+            frames.append([node, owner, "", ""])
         else:  # a container, or an element of text alone (told at its end: its node then)
-            frames.append([_CONTAINER, (tag, attrs, line), owner, container, ""])
-            container = tag
+            container, opened = tag, (tag, attrs, line)
 
     def characters(data: str) -> None:
         if text is not None:
@@ -248,26 +246,28 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
 
     def end(_tag: str) -> None:
         nonlocal owner, container, text
-        kind, node, above, around, before = frames.pop()
         childless = text is not None
-        own = ("".join(text) if text else "") if childless else before if before.strip() else ""
+        own = ("".join(text) if text else "") if childless else None
         text = None  # text after an element is no element's own
         parser.CharacterDataHandler = None
-        if kind == _NODE:
-            node.end = parser.CurrentLineNumber
-            if not node.children or node.tag == "characteristic":
-                node.text = own
-            owner, container = above, around
-        elif kind == _TEXT:
-            node.end = parser.CurrentLineNumber
-            node.text = own
-        else:
-            container = around
-            if childless and own.strip():  # no child: an element of text alone
-                tag, attrs, line = node
+        if container:  # the container ends (its elements, being nodes, ended before)
+            container = ""
+            if own and own.strip() and owner is not None:  # no child: an element of text alone
+                tag, attrs, line = opened
                 alone = Node(tag, attrs, "", own, [], line, parser.CurrentLineNumber, path)
-                above.children.append(alone)
-                parents[id(alone)] = above
+                owner.children.append(alone)
+                parents[id(alone)] = owner
+            return
+        node, above, around, before = frames.pop()
+        node.end = parser.CurrentLineNumber
+        if own is None:
+            own = before if before.strip() else ""
+        if node.tag in TEXT_ELEMENTS and node.container == "":
+            node.text = own
+            return
+        if not node.children or node.tag == "characteristic":
+            node.text = own
+        owner, container = above, around
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
