@@ -146,7 +146,8 @@ class DataSet:
                         "bsdata-missing-catalogue",
                         f"{document.name!r} imports the catalogue {link.name!r} "
                         f"(id {link.get('targetId')}), which is not among the files; links "
-                        "into it stay unresolved",
+                        "into it stay unresolved (the files of one folder, or those named "
+                        "together, are read as one data set)",
                         line=link.line,
                         path=document.path,
                     )
@@ -155,7 +156,8 @@ class DataSet:
                 self.report.warning(
                     "bsdata-missing-game-system",
                     f"{document.name!r} belongs to the game system {system}, which is not "
-                    "among the files; core rules and shared profiles stay unresolved",
+                    "among the files; core rules and shared profiles stay unresolved (name "
+                    "the folder of the data set, or its .gst with the catalogues)",
                     line=document.root.line,
                     path=document.path,
                 )
