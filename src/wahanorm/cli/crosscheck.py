@@ -18,9 +18,9 @@ EXIT_AGREE, EXIT_DISAGREE, EXIT_ERROR = 0, 1, 2
 HELP = "tell where two sources of the rules disagree, entity by entity and field by field"
 
 EPILOG = """\
-A and B are each an output folder (it holds index.json), raw inputs (a Wahapedia CSV export
-folder, a folder of BSData catalogues, dumps or pages; converted on the fly), or REV:PATH of
-the git repository around the working folder. Only fields both sources have are compared;
+A and B are each an output folder (it holds index.json), raw inputs of any format convert
+reads (converted on the fly, in memory), or REV:PATH of the git repository around the working
+folder. Only fields both sources have are compared;
 differences of form (letter case of keywords, quotes, order of lists) are none.
 
 exit status: 0 they agree, 1 they disagree, 2 usage or input error

@@ -28,7 +28,7 @@ def read_text(
 def read_path(
     path: Path, display: str | None = None, *, edition: Edition | None = None
 ) -> Extraction:
-    """One file or folder input (a dump, a page, an export folder, a folder of catalogues),
+    """One file or folder input (a dump, a page, an export folder, a folder of files read together),
     through its reader and the chain; ``display`` is how sources and diagnostics name it
     (default: the path)."""
     from dataclasses import replace

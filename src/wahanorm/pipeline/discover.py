@@ -2,7 +2,7 @@
 
 Only this module and ``readers.base.Source`` read input files. A folder is walked in name order (symlinked folders are not
 followed, so a link loop cannot trap the walk); a folder a reader takes whole (an export)
-is one input. Files a reader reads together (``Reader.together``: catalogues that link to each
+is one input. Files a reader reads together (``Reader.together``: files that link to each
 other) are one input per folder they lie in, and one for all those named on the command line
 (``Source.members``, in the place of the first).
 """
