@@ -50,16 +50,24 @@ def test_broken_weapon_ability_list_points_at_its_column() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "expected"),
+    ("name", "hyphen", "expected"),
     [
-        ("Axe of Khorne – strike", ("Axe of Khorne", "strike")),
-        ("Plasma pistol – supercharge", ("Plasma pistol", "supercharge")),
-        ("Lash of Khorne", ("Lash of Khorne", None)),
-        ("Auto-gun", ("Auto-gun", None)),
+        ("Axe of Khorne – strike", False, ("Axe of Khorne", "strike", False)),
+        ("Plasma pistol – supercharge", True, ("Plasma pistol", "supercharge", False)),
+        ("Lash of Khorne", True, ("Lash of Khorne", None, False)),
+        ("Auto-gun", True, ("Auto-gun", None, False)),
+        # the export's Datasheets_wargear.csv and BSData write a hyphen for the dash
+        ("Gork's Klaw - sweep", False, ("Gork's Klaw - sweep", None, False)),
+        ("Gork's Klaw - sweep", True, ("Gork's Klaw", "sweep", True)),
+        ("Plasma gun - standard", True, ("Plasma gun", "standard", True)),
+        # BSData's Mek Gunz: "1-2 Bubblechukka - big bubble" (the roll stays in the name)
+        ("1-2 Bubblechukka - big bubble", True, ("1-2 Bubblechukka", "big bubble", True)),
+        # a tail that holds a dash of its own is no profile
+        ("Snagga klaw - close-range", True, ("Snagga klaw - close-range", None, False)),
     ],
 )
-def test_split_profile(name: str, expected: tuple[str, str | None]) -> None:
-    assert split_profile(name) == expected
+def test_split_profile(name: str, hyphen: bool, expected: tuple[str, str | None, bool]) -> None:
+    assert split_profile(name, hyphen=hyphen) == expected
 
 
 def _subset(actual: Any, expected: Any) -> Any:
@@ -182,6 +190,14 @@ def test_stat_from_export(text: str, suffix: str, canonical: str) -> None:
 def test_parse_core_ability(text: str, name: str, parameter: str | None) -> None:
     ability = parse_core_ability(text)
     assert (ability.name, ability.parameter) == (name, parameter)
+
+
+def test_parse_core_ability_parses_each_text_once() -> None:
+    # every datasheet lists the same few core abilities: the grammar runs once per text
+    first = parse_core_ability("Deadly Demise D3")
+    hits = parse_core_ability.cache_info().hits
+    assert parse_core_ability("Deadly Demise D3") is first
+    assert parse_core_ability.cache_info().hits == hits + 1
 
 
 def _lines(*texts: str) -> list[Line]:

@@ -1,10 +1,10 @@
-"""The command line: ``convert``, ``diff``, ``db``, ``show``, ``schema``, ``explain``. Only this
-package prints.
+"""The command line: ``convert``, ``diff``, ``crosscheck``, ``db``, ``show``, ``schema``,
+``explain``. Only this package prints.
 
-Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), or
-``out/`` is stale (``convert --check``); 2 usage or input error, with one line that says what to
-do. No traceback reaches a user. Each command is a module here: ``add(commands)`` declares its
-arguments and the function that runs it.
+Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), the
+sources disagree (crosscheck), or ``out/`` is stale (``convert --check``); 2 usage or input
+error, with one line that says what to do. No traceback reaches a user. Each command is a
+module here: ``add(commands)`` declares its arguments and the function that runs it.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import traceback
 from pathlib import Path
 
 from wahanorm import __version__
-from wahanorm.cli import convert, diff, explain, outputs
+from wahanorm.cli import convert, crosscheck, diff, explain, outputs
 
-COMMANDS = (convert, diff, outputs, explain)
+COMMANDS = (convert, diff, crosscheck, outputs, explain)
 """The modules that declare the subcommands, in the order ``--help`` lists them."""
-NAMES = ("convert", "diff", "db", "show", "schema", "explain")
+NAMES = ("convert", "diff", "crosscheck", "db", "show", "schema", "explain")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -106,10 +106,10 @@ def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
         return canonical_json(report)
     if args.format == "markdown":
         return render_markdown(report, getattr(args, "max_chars", None))
-    return render_text(report, colour=_use_colour(getattr(args, "color", "auto"), stdout))
+    return render_text(report, colour=use_colour(getattr(args, "color", "auto"), stdout))
 
 
-def _use_colour(choice: str, stream: TextIO) -> bool:
+def use_colour(choice: str, stream: TextIO) -> bool:
     """Colour only when stdout is a terminal (and NO_COLOR is unset), unless told otherwise."""
     if choice != "auto":
         return choice == "always"

@@ -97,6 +97,17 @@ _ALL: list[Code] = [
     _c("unknown-format", "error", "input",
        "No reader recognises the input by its content; nothing was read from it.",
        "Check that it is a text dump, a saved page, an export folder or BSData catalogues."),
+    _c("malformed-file", "error", "input",
+       "A structured input (an XML or JSON catalogue, a zipped one) is not well-formed; nothing "
+       "of that file is read (the other files of its set are).",
+       "Check the file at the line and column named; download it again."),
+    _c("missing-import", "warning", "input",
+       "A file of a data set imports another (a BSData catalogue its library or game system) "
+       "that is not among the files given; what is reached only through it is missing.",
+       "Give the whole folder of the data set, or name the imported file too."),
+    _c("duplicate-file", "warning", "input",
+       "Two files of a data set carry the same id; links resolve to the first.",
+       "Remove the older copy from the folder."),
     _c("internal-error", "error", "input",
        "wahanorm failed on this input by a fault of its own; the other inputs were converted.",
        "Report it with the input and the place named in the message."),
@@ -240,6 +251,22 @@ _ALL: list[Code] = [
        "A rules box or ability group the reader has no field for (SUPREME COMMANDER, an unknown "
        "ability type) is kept as a datasheet ability named after its heading.",
        "Nothing to do."),
+    _c("cost-missing", "warning", "datasheet",
+       "A unit has no cost in points in the source; its cost table is empty.",
+       "Check the unit in the source."),
+    _c("unplaced-entry", "warning", "datasheet",
+       "An entry cannot be placed: the faction or detachment it belongs to is in none of the "
+       "files given (a library catalogue's enhancements of another faction); it is left out.",
+       "Give the data set whole (the catalogue that holds that faction or detachment)."),
+    _c("hidden-entry", "info", "datasheet",
+       "An entry the source hides from every use (a BSData detachment no roster offers) is "
+       "left out, with what belongs to it.",
+       "Nothing to do."),
+    _c("faction-name", "info", "datasheet",
+       "A faction is named after the catalogue that holds its units (Space Marines), as the "
+       "other source names it, where its faction keyword says otherwise (Adeptus Astartes); the "
+       "keyword stays its faction keyword.",
+       "Nothing to do; the ids then agree with the other source."),
     _c("bad-cost", "warning", "datasheet",
        "A cost line or an enhancement's cost is not a number of points; it is left out.",
        "Check the cost in the source."),
@@ -257,8 +284,8 @@ _ALL: list[Code] = [
        "A LEADER or LED BY section lists no units: the list was lost when the page was saved.",
        "Check the source; the output has no leader links for this datasheet."),
     _c("missing-entry", "warning", "datasheet",
-       "A datasheet lists a stratagem, detachment rule or enhancement whose text is not in this "
-       "input (on a saved page: whose tooltip is missing or unreadable).",
+       "A datasheet lists a stratagem, detachment rule, enhancement or unit it leads whose text "
+       "is not in this input (on a saved page: whose tooltip is missing or unreadable).",
        "Nothing to do if another input holds it (the export, the faction page); otherwise add "
        "that page."),
     _c("partial-entry", "info", "datasheet",

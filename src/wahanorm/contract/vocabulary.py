@@ -45,6 +45,50 @@ def ability_title(ability: dict[str, Any]) -> str:
     return " ".join(str(p) for p in (ability.get("name"), ability.get("parameter")) if p)
 
 
+CHARACTERISTIC_ABBREVIATIONS = {
+    "movement": "M",
+    "toughness": "T",
+    "save": "Sv",
+    "wounds": "W",
+    "leadership": "Ld",
+    "objective_control": "OC",
+    "invulnerable_save": "Invuln",
+    "range": "Range",
+    "attacks": "A",
+    "strength": "S",
+    "armour_penetration": "AP",
+    "damage": "D",
+}
+"""Each characteristic as a datasheet's column heads it (a weapon's skill: ``skill_abbreviation``)."""
+
+CHARACTERISTIC_NAMES = {
+    "movement": "Movement",
+    "toughness": "Toughness",
+    "save": "Save",
+    "wounds": "Wounds",
+    "leadership": "Leadership",
+    "objective_control": "Objective Control",
+    "invulnerable_save": "Invulnerable Save",
+    "range": "Range",
+    "attacks": "Attacks",
+    "strength": "Strength",
+    "armour_penetration": "Armour Penetration",
+    "damage": "Damage",
+}
+"""Each characteristic by its whole name, as the rules name it in a sentence (a weapon's skill:
+``skill_name``)."""
+
+
+def skill_abbreviation(weapon_type: object) -> str:
+    """A weapon's skill as its column heads it: ``WS`` for a melee weapon, else ``BS``."""
+    return "WS" if weapon_type == "melee" else "BS"
+
+
+def skill_name(weapon_type: object) -> str:
+    """A weapon's skill by its whole name: Weapon Skill (melee) or Ballistic Skill."""
+    return "Weapon Skill" if weapon_type == "melee" else "Ballistic Skill"
+
+
 TURN_WORDS: dict[Turn, str] = {
     "your": "your",
     "opponent": "your opponent's",

@@ -28,12 +28,14 @@ def read_text(
 def read_path(
     path: Path, display: str | None = None, *, edition: Edition | None = None
 ) -> Extraction:
-    """One file or folder input (a dump, a page, an export folder), through its reader and
-    the chain; ``display`` is how sources and diagnostics name it (default: the path)."""
-    from wahanorm.pipeline.discover import display_path
-    from wahanorm.readers.base import Source
+    """One file or folder input (a dump, a page, an export folder, a folder of files read together),
+    through its reader and the chain; ``display`` is how sources and diagnostics name it
+    (default: the path)."""
+    from dataclasses import replace
 
-    return extract(Source(path, display or display_path(path), edition=edition))
+    from wahanorm.pipeline.discover import source_of
+
+    return extract(replace(source_of(path, display), edition=edition))
 
 
 def converted(paths: list[Path]) -> Converted:

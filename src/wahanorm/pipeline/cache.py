@@ -55,7 +55,9 @@ def program_fingerprint() -> str:
 
 
 def input_key(item: Source) -> str | None:
-    """Content key of one input, or None when it cannot be read (it is then not cached)."""
+    """Content key of one input, or None when it cannot be read (it is then not cached): of
+    its bytes; of a folder, each file's name and bytes; of a set of files read together, each
+    member's name as shown and bytes, in reading order."""
     digest = hashlib.sha256(program_fingerprint().encode())
     digest.update(item.display.encode())
     digest.update(f"edition={item.edition}".encode())
@@ -65,7 +67,13 @@ def input_key(item: Source) -> str | None:
         digest.update(item.data)
         return digest.hexdigest()
     try:
-        if item.is_folder:
+        if item.members:
+            for member in item.members:
+                if member.path.stat().st_size > decoding.MAX_INPUT_BYTES:
+                    return None
+                digest.update(member.display.encode())
+                digest.update(member.path.read_bytes())
+        elif item.is_folder:
             for path in sorted(item.path.iterdir()):
                 if path.is_file():
                     digest.update(path.name.encode())

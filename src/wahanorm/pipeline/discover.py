@@ -2,13 +2,16 @@
 
 Only this module and ``readers.base.Source`` read input files. A folder is walked in name order (symlinked folders are not
 followed, so a link loop cannot trap the walk); a folder a reader takes whole (an export)
-is one input.
+is one input. Files a reader reads together (``Reader.together``: files that link to each
+other) are one input per folder they lie in, and one for all those named on the command line
+(``Source.members``, in the place of the first).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -67,7 +70,58 @@ def discover(
             items.append(Source(root, display_path(root)))
         else:
             missing.append(root.as_posix())
-    return items, skipped, missing
+    return _grouped(items), skipped, missing
+
+
+def source_of(path: Path, display: str | None = None) -> Source:
+    """One file or folder as one input, as ``discover`` would find it: a folder a reader takes
+    whole, the one input a folder's files make (the files a reader reads together), or the
+    file itself; ``display`` names it (its files are shown under it)."""
+    shown = display or display_path(path)
+    if path.is_dir() and registry.folder_reader(path) is None:
+        items, _, _ = discover([path])
+        if len(items) == 1:
+            found = items[0]
+            members = tuple(replace(m, display=_under(shown, path, m.path)) for m in found.members)
+            if members:
+                return replace(found, display=shown, members=members)
+            return replace(found, display=_under(shown, path, found.path))
+    return Source(path, shown)
+
+
+def _under(shown: str, root: Path, path: Path) -> str:
+    return f"{shown}/{path.relative_to(root).as_posix()}"
+
+
+def _grouped(items: list[Source]) -> list[Source]:
+    """``items`` with the files a reader reads together gathered into one input per folder
+    (and one for those named on the command line)."""
+    groups: dict[tuple[str, str], list[Source]] = {}
+    order: list[Source | tuple[str, str]] = []
+    for item in items:
+        reader = registry.together_reader(item)
+        if reader is None:
+            order.append(item)
+            continue
+        key = (reader.name, item.path.parent.as_posix() if item.in_folder else "")
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(item)
+    return [_group(groups[entry]) if isinstance(entry, tuple) else entry for entry in order]
+
+
+def _group(members: list[Source]) -> Source:
+    """One input of the files ``members``: one file stays itself; files found in one folder are
+    shown as that folder, files named together by their names."""
+    if len(members) == 1:
+        return members[0]
+    parent = Path(os.path.commonpath([os.path.abspath(m.path) for m in members]))
+    if members[0].in_folder:
+        shown = display_path(members[0].path.parent)
+    else:
+        shown = ", ".join(m.display for m in members)
+    return Source(parent, shown, in_folder=members[0].in_folder, members=tuple(members))
 
 
 def _special(path: Path) -> Source:
@@ -118,5 +172,15 @@ def _walk(root: Path, items: list[Source], skipped: list[tuple[str, str]]) -> No
                 skipped.append((display_path(path), f"not a known input format ({path.suffix})"))
             elif not path.is_file():
                 skipped.append((display_path(path), "not a regular file"))
+            elif not _recognised(source := Source(path, display_path(path), in_folder=True)):
+                skipped.append((source.display, f"not a known input format ({path.suffix})"))
             else:
-                items.append(Source(path, display_path(path), in_folder=True))
+                items.append(source)
+
+
+def _recognised(source: Source) -> bool:
+    """False for a file in a folder that only readers of files together want by its name
+    (a ``.json``) and none of them recognises by its first bytes: no input, skipped."""
+    return not registry.wanted_only_together(source.path) or (
+        registry.together_reader(source) is not None
+    )

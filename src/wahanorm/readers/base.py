@@ -1,7 +1,7 @@
 """The reader interface: what every input format implements, and what a reader gives back.
 
-A reader is told one ``Source`` (a file, a folder, or bytes read once from standard input or a
-device) and gives a ``Reading``: the entities it read, grouped in ``Part``\\ s that each tell
+A reader is told one ``Source`` (a file, a folder, the files of a set that link to each other,
+or bytes read once from standard input or a device) and gives a ``Reading``: the entities it read, grouped in ``Part``\\ s that each tell
 their edition as a whole (a page of a dump, a saved page, an export), and its ``Report``.
 Nothing else is a reader's job: the edition is stamped, implausible entities are dropped,
 missing data and repeats are reported once for every reader, after reading
@@ -52,11 +52,22 @@ class Source:
     problem: str | None = None
     html: bool | None = None
     """Whether the input is HTML, where its caller says so (a string given to the API)."""
+    members: tuple[Source, ...] = ()
+    """The files of one input made of several (a reader that reads its files ``together``:
+    catalogues that link to each other), in reading order; ``path`` is then the folder they
+    share and ``display`` how the set is named. Empty for an input of one file or folder."""
 
     @property
     def is_folder(self) -> bool:
-        """True for a folder input (an export, a set of catalogues)."""
-        return self.data is None and self.problem is None and self.path.is_dir()
+        """True for a folder input (an export)."""
+        return (
+            self.data is None and self.problem is None and not self.members and self.path.is_dir()
+        )
+
+    @property
+    def files(self) -> tuple[Source, ...]:
+        """The files of this input: its members, or itself."""
+        return self.members or (self,)
 
     @property
     def suffix(self) -> str:
@@ -65,7 +76,13 @@ class Source:
 
     @functools.cached_property
     def content(self) -> bytes:
-        """The bytes of a file input, refusing what is too large to be a rules text."""
+        """The bytes of a file input, refusing what is too large to be a rules text (kept:
+        read once)."""
+        return self.load()
+
+    def load(self) -> bytes:
+        """The bytes of a file input, read now and not kept (``content`` keeps them); raises
+        ``InputError`` for what cannot be read or is too large to be a rules text."""
         if self.problem is not None:
             raise InputError(self.problem, path=self.display)
         if self.data is not None:
@@ -182,6 +199,10 @@ class Reader(Protocol):
     """The reader's name in the registry and in notes (``dump``, ``export``)."""
     takes: ClassVar[Literal["file", "folder"]]
     """Whether it reads one file or a whole folder as one input."""
+    together: ClassVar[bool]
+    """For a reader of files: whether the files of its format that are named together on the
+    command line, or lie in one folder, are one input (they link to each other: a game system
+    and its catalogues). Discovery groups them into one ``Source`` with ``members``."""
 
     def wants(self, path: Path, in_folder: bool) -> bool:
         """Cheaply, by name (and for a folder by what it holds): may this be an input of

@@ -2,7 +2,7 @@
 
 ``normalize_characters``: NFC; hyphens (U+2010, U+2011, U+2012, minus U+2212) → ``-``;
 typographic quotes → ASCII; non-breaking and thin spaces → space; zero-width characters
-dropped; bullets ``•`` → ``-``; surrounding white space trimmed. The en dash ``–`` stays: it
+dropped; a bullet opening a line (``•``, ``■`` …) → ``- ``; surrounding white space trimmed. The en dash ``–`` stays: it
 separates faction from unit and weapon from profile (``Axe of Khorne – strike``).
 """
 
@@ -40,8 +40,8 @@ _SPELLING: tuple[tuple[str, str], ...] = (
     ("\u200d", ""),
     ("\ufeff", ""),
 )
-_BULLET_CHARS = frozenset("•●▪◦·")
-_BULLET = re.compile(r"^[•●▪◦·]\s*")
+_BULLET_CHARS = frozenset("•●▪■◦·")
+_BULLET = re.compile(r"^[•●▪■◦·]\s*")
 _SPACES = re.compile(r" {2,}")
 
 
@@ -57,13 +57,18 @@ def normalize_text(text: str) -> str:
     return text.strip()
 
 
+def dash_bullet(text: str) -> str:
+    """A line (in the clean spelling) that opens with a bullet as a ``- `` list item."""
+    if text[:1] in _BULLET_CHARS:
+        return _BULLET.sub("- ", text).rstrip()
+    return text
+
+
 def normalize_characters(lines: list[Line], report: Report) -> list[Line]:
     """Every line in the clean spelling, bullets as ``- ``."""
     out = []
     for line in lines:
-        text = normalize_text(line.text)
-        if text[:1] in _BULLET_CHARS:
-            text = _BULLET.sub("- ", text).rstrip()
+        text = dash_bullet(normalize_text(line.text))
         out.append(line if text == line.text else Line(line.number, text))
     return out
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from wahanorm.contract.models import Ability
@@ -27,8 +28,10 @@ _AURA = re.compile(r"\s*\(Aura\)\s*$", re.I)
 _AURA_GROUP = re.compile(r"\((?:[^)]*,\s*)?Aura\b[^)]*\)\s*$", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_core_ability(text: str) -> Ability:
-    """``Deadly Demise D6`` → Ability(name="Deadly Demise", parameter="D6")."""
+    """``Deadly Demise D6`` → Ability(name="Deadly Demise", parameter="D6"); once per text (the
+    same few names recur on every datasheet, and models are immutable: sharing them is safe)."""
     abilities = split_core_list(text)
     return abilities[0] if len(abilities) == 1 else Ability(name=re.sub(r"\s+", " ", text.strip()))
 

@@ -7,6 +7,7 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lark import Token, Transformer, v_args
 
@@ -18,6 +19,9 @@ from wahanorm.errors import Report
 
 _PARAM = re.compile(r"^(?P<base>.*?)\s+(?P<value>\S+)$")
 _ANTI = re.compile(r"^anti-(?P<keyword>.+?)\s*(?P<threshold>\d)\+$", re.IGNORECASE)
+_HYPHEN_PROFILE = re.compile(r"^(?P<name>.+\S) - (?P<profile>[^-–]+)$")
+"""A profile set off by a hyphen where the rules print an en dash (the export's ``Gork's Klaw
+- sweep``, BSData's ``Plasma gun - standard``): the profile itself holds no dash."""
 
 
 def _spaced(text: str) -> str:
@@ -203,9 +207,22 @@ def _is_weapon_noun(words: list[str], cut: int) -> bool:
     return word in _WEAPON_NOUNS and word not in " ".join(words[:cut]).lower()
 
 
-def split_profile(name: str) -> tuple[str, str | None]:
-    """``Axe of Khorne – strike`` → (``Axe of Khorne``, ``strike``)."""
+class ProfileSplit(NamedTuple):
+    """A weapon's name and the profile its name ends in (None when it names none)."""
+
+    name: str
+    profile: str | None
+    hyphen: bool = False
+    """True when a hyphen set the profile off, not the en dash the rules print."""
+
+
+def split_profile(name: str, hyphen: bool = False) -> ProfileSplit:
+    """``Axe of Khorne – strike`` → (``Axe of Khorne``, ``strike``); with ``hyphen`` (a source
+    that writes a hyphen for the dash) also ``Gork's Klaw - sweep`` → (``Gork's Klaw``,
+    ``sweep``), when the profile holds no dash of its own."""
     head, sep, profile = name.rpartition(" – ")
     if sep and head and profile:
-        return head.strip(), profile.strip()
-    return name, None
+        return ProfileSplit(head.strip(), profile.strip())
+    if hyphen and (match := _HYPHEN_PROFILE.match(name)):
+        return ProfileSplit(match.group("name"), match.group("profile"), hyphen=True)
+    return ProfileSplit(name, None)

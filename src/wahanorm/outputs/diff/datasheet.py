@@ -8,9 +8,11 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from wahanorm.contract.vocabulary import (
+    CHARACTERISTIC_ABBREVIATIONS,
     WEAPON_CHARACTERISTICS,
     ability_title,
     cost_text,
+    skill_abbreviation,
     weapon_title,
 )
 from wahanorm.outputs.diff.generic import compare_value
@@ -26,20 +28,8 @@ from wahanorm.outputs.diff.values import (
 
 Item = dict[str, Any]
 
-STAT_LABELS = {
-    "movement": "M",
-    "toughness": "T",
-    "save": "Sv",
-    "wounds": "W",
-    "leadership": "Ld",
-    "objective_control": "OC",
-    "invulnerable_save": "Invuln",
-    "range": "Range",
-    "attacks": "A",
-    "strength": "S",
-    "armour_penetration": "AP",
-    "damage": "D",
-}
+STAT_LABELS = CHARACTERISTIC_ABBREVIATIONS
+"""Characteristics as their columns head them (``contract.vocabulary``)."""
 
 ABILITY_GROUPS = {
     "core": "Core ability",
@@ -181,7 +171,7 @@ def compare_profiles(path: str, label: str, old: Json, new: Json, out: list[Chan
 
 
 def _skill(w: Item) -> str:
-    return "WS" if w.get("type") == "melee" else "BS"
+    return skill_abbreviation(w.get("type"))
 
 
 def weapon_line(w: Item) -> str:

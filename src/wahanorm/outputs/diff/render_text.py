@@ -48,20 +48,22 @@ def counts_line(c: Counts) -> str:
     return f"{c.added} added, {c.removed} removed, {c.renamed} renamed, {c.changed} changed"
 
 
-def _escaped(value: Any) -> Any:
+def escaped(value: Any) -> Any:
+    """``value`` (JSON of a report) with every control character and bidi override in its
+    text written as an escape."""
     if isinstance(value, str):
         return escape_unsafe(value) if UNSAFE_CHARACTERS.search(value) else value
     if isinstance(value, list):
-        return [_escaped(v) for v in value]
+        return [escaped(v) for v in value]
     if isinstance(value, dict):
-        return {k: _escaped(v) for k, v in value.items()}
+        return {k: escaped(v) for k, v in value.items()}
     return value
 
 
 def printable(report: DiffReport) -> DiffReport:
     """The report with every control character and bidi override in its text written as an
     escape (``\\x1b``): what an input holds never drives the reader's terminal."""
-    return DiffReport.model_validate(_escaped(report.model_dump()))
+    return DiffReport.model_validate(escaped(report.model_dump()))
 
 
 def render_text(report: DiffReport, colour: bool = False) -> str:

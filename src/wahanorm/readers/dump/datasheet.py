@@ -225,7 +225,7 @@ class _Reader:
             self.report.failure(exc, "weapon-abilities")
             return
         report_unknown(found.unknown, full_name, self.report, line.number)
-        name, profile = split_profile(full_name)
+        name, profile, _ = split_profile(full_name)
         self.draft.weapons.append(
             Weapon(
                 name=name,

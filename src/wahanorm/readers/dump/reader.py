@@ -19,6 +19,7 @@ class DumpReader:
 
     name: ClassVar[str] = "dump"
     takes: ClassVar[Literal["file", "folder"]] = "file"
+    together: ClassVar[bool] = False
 
     def wants(self, path: Path, in_folder: bool) -> bool:
         return not in_folder or path.suffix.lower() in FOLDER_TEXT_SUFFIXES

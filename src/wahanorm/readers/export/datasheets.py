@@ -51,8 +51,6 @@ from wahanorm.readers.export.rules import Links, flag
 from wahanorm.readers.export.tables import Record
 
 SHEETS = "Datasheets.csv"
-# A profile written with a hyphen where the rules print an en dash ("Gork's Klaw - sweep").
-_HYPHEN_PROFILE = re.compile(r"^(?P<name>.+\S) - (?P<profile>[^-–]+)$")
 _NO_STAT = frozenset({"", "-"})
 # The export's ability groups; a group it adds later is read as datasheet abilities, reported.
 _GROUPS = {
@@ -384,10 +382,8 @@ def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
 
 def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapon:
     table = "Datasheets_wargear.csv"
-    name, profile = split_profile(name_cell)
-    hyphen = _HYPHEN_PROFILE.match(name_cell) if profile is None else None
+    name, profile, hyphen = split_profile(name_cell, hyphen=True)
     if hyphen:
-        name, profile = hyphen.group("name"), hyphen.group("profile")
         ctx.report.info(
             "hyphen-profile",
             f"weapon {name_cell!r}: profile separated by a hyphen; read as {name!r} – {profile!r}",

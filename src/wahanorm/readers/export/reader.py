@@ -16,6 +16,7 @@ class ExportReader:
 
     name: ClassVar[str] = "export"
     takes: ClassVar[Literal["file", "folder"]] = "folder"
+    together: ClassVar[bool] = False
 
     def wants(self, path: Path, in_folder: bool) -> bool:
         return path.is_dir() and any((path / name).is_file() for name in MARKERS)

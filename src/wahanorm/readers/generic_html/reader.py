@@ -14,6 +14,7 @@ class GenericHtmlReader:
 
     name: ClassVar[str] = "generic-html"
     takes: ClassVar[Literal["file", "folder"]] = "file"
+    together: ClassVar[bool] = False
 
     def wants(self, path: Path, in_folder: bool) -> bool:
         return path.suffix.lower() in HTML_SUFFIXES

@@ -380,7 +380,7 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
         ctx.report.warning(
             "weapon-kind", f"weapon {label!r} has no table heading", line=name_cell.sourceline
         )
-    name, profile = split_profile(label)
+    name, profile, _ = split_profile(label)
     rng, attacks, skill, strength, ap, damage = (parse_stat(v) for v in values)
     return Weapon(
         name=name,

@@ -17,6 +17,7 @@ class PageReader:
 
     name: ClassVar[str] = "page"
     takes: ClassVar[Literal["file", "folder"]] = "file"
+    together: ClassVar[bool] = False
 
     def wants(self, path: Path, in_folder: bool) -> bool:
         return path.suffix.lower() in HTML_SUFFIXES

@@ -1,0 +1,107 @@
+"""``wahanorm crosscheck A B``: where two sources disagree, its arguments and its run.
+
+Exit codes, as ``diff``: 0 the two agree on every entity compared (and neither holds one the
+other lacks, in the kinds and factions both hold), 1 they disagree, 2 a usage or input error
+(one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from wahanorm.errors import WahanormError
+
+EXIT_AGREE, EXIT_DISAGREE, EXIT_ERROR = 0, 1, 2
+
+HELP = "tell where two sources of the rules disagree, entity by entity and field by field"
+
+EPILOG = """\
+A and B are each an output folder (it holds index.json), raw inputs of any format convert
+reads (converted on the fly, in memory), or REV:PATH of the git repository around the working
+folder. Only fields both sources have are compared;
+differences of form (letter case of keywords, quotes, order of lists) are none.
+
+exit status: 0 they agree, 1 they disagree, 2 usage or input error
+"""
+
+
+def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Declare ``crosscheck`` and its arguments."""
+    parser = subparsers.add_parser(
+        "crosscheck",
+        help=HELP,
+        description=HELP + ".",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", metavar="A", help="output folder, raw inputs, or REV:PATH")
+    parser.add_argument("b", metavar="B", help="output folder, raw inputs, or REV:PATH")
+    parser.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="text for a terminal (default), markdown for a report, json",
+    )
+    parser.add_argument(
+        "--kind",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="compare only entities of this kind (datasheet, detachment, enhancement …); "
+        "may be given again",
+    )
+    parser.add_argument(
+        "--field",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="compare only this field (profiles, weapons, points, keywords …); may be given again",
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text format (auto: only on a terminal, not with NO_COLOR)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Crosscheck ``args.a`` against ``args.b``, print the report, return the exit status."""
+    # The engine is imported here, not at the top: the CLI loads this module on every run.
+    from wahanorm.outputs.crosscheck.engine import crosscheck
+    from wahanorm.outputs.diff.sides import load_side
+    from wahanorm.pipeline import converted
+
+    stdout, stderr = out or sys.stdout, err or sys.stderr
+    try:
+        a, a_notes = load_side(args.a, converted)
+        b, b_notes = load_side(args.b, converted)
+        report = crosscheck(a, b, kinds=args.kind, fields=args.field)
+    except WahanormError as exc:
+        print(f"wahanorm crosscheck: {exc.message}", file=stderr)
+        return EXIT_ERROR
+    except (OSError, ValueError) as exc:
+        print(f"wahanorm crosscheck: {exc}", file=stderr)
+        return EXIT_ERROR
+    for note in a_notes + b_notes:
+        print(f"wahanorm crosscheck: note: {note}", file=stderr)
+    stdout.write(_render(report, args, stdout))
+    return EXIT_DISAGREE if report.disagrees else EXIT_AGREE
+
+
+def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
+    from wahanorm.cli.diff import use_colour
+    from wahanorm.outputs.canonical import canonical_json
+    from wahanorm.outputs.crosscheck.render_markdown import render_markdown
+    from wahanorm.outputs.crosscheck.render_text import render_text
+    from wahanorm.outputs.crosscheck.result import CrosscheckReport
+
+    assert isinstance(report, CrosscheckReport)
+    if args.format == "json":
+        return canonical_json(report)
+    if args.format == "markdown":
+        return render_markdown(report)
+    return render_text(report, colour=use_colour(getattr(args, "color", "auto"), stdout))

@@ -1,0 +1,250 @@
+"""What each source has at all, and the differences of form that carry no rule.
+
+Two sources never hold the same fields: BSData has no base size, loadout or flavour, and lists
+no stratagems on a datasheet; the export writes no text under a faction ability. A field (or a
+part of one, as a pattern: ``base_size``, ``abilities.faction[].text``) that one side never
+holds in any entity of a kind is not compared: its absence on that side says nothing of the
+rule. What both hold is compared, once the differences of form are taken out:
+
+- spelling: typographic quotes and apostrophes as ASCII (``’`` → ``'``), runs of spaces as one;
+- keywords in capitals (``Orks Infantry`` and ``ORKS INFANTRY`` are one keyword);
+- names in a list matched whatever their letter case and spacing (``Voice Of Command`` /
+  ``Voice of Command``, ``Malign Wardings(Psychic)`` / ``Malign Wardings (Psychic)``);
+- a model profile named after the unit on one side and after its model on the other: a unit of
+  one profile; the one profile left unmatched on each side (``Raveners`` / ``Ravener``); one
+  profile on one side where the other gives each model of the unit the same characteristics
+  (``Rein and Raus`` / ``Rein``, ``Raus``);
+- a cost line's wording where its model count is the same (``1 Spanner and 4 Lootas`` /
+  ``5 models``);
+- what B names otherwise where the two name a faction or a unit differently (its faction, the
+  ids its datasheets list): read as A names it, the naming said once, not on every entity;
+- a listed id (a unit a leader can lead) of a faction the other side holds nothing of: that
+  side cannot list it;
+- punctuation alone in a text (a full stop one source leaves out: ``save.`` / ``save``).
+
+Order of lists is never a difference (the diff's comparers match items by name).
+"""
+
+from __future__ import annotations
+
+import copy
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from wahanorm.outputs.diff.values import Json
+
+Entity = dict[str, Any]
+
+LEFT_OUT = frozenset({"id", "kind", "edition", "sources", "variants"})
+"""Not compared: who the entity is (matched on), where it was read, its conflicting versions."""
+KEYWORD_FIELDS = frozenset({"keywords", "faction_keywords"})
+WEAPON_ABILITIES = "weapons[].abilities[]"
+ID_LISTS = frozenset({"leader", "led_by", "stratagems", "enhancements", "detachment_rules"})
+"""Fields that list the ids of other entities."""
+_PUNCTUATION = ".,;:!?"
+_SPELLING = str.maketrans({"’": "'", "‘": "'", "‛": "'", "′": "'", "“": '"', "”": '"', "„": '"'})
+
+
+def patterns(entity: Entity) -> set[str]:
+    """Every part of ``entity`` that holds a value, as a pattern: ``name``, ``profiles[]``,
+    ``profiles[].movement``, ``abilities.core[].parameter`` (a list's items share one)."""
+    found: set[str] = set()
+    for key, value in entity.items():
+        if key not in LEFT_OUT:
+            _patterns(key, value, found)
+    return found
+
+
+def _patterns(path: str, value: Json, found: set[str]) -> None:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _patterns(f"{path}.{key}", sub, found)
+    elif isinstance(value, list):
+        if not value:
+            return
+        found.add(f"{path}[]")
+        for item in value:
+            if isinstance(item, dict):
+                _patterns(f"{path}[]", item, found)
+    elif value is not None and value != "" and value is not False:
+        found.add(path)
+
+
+def field_of(pattern: str) -> str:
+    """The entity's field a pattern (or a diff path) is in: ``profiles[].movement`` →
+    ``profiles``."""
+    return pattern.split(".", 1)[0].split("[", 1)[0]
+
+
+def one_sided(mine: set[str], theirs: set[str]) -> list[str]:
+    """The patterns only ``mine`` has, without those inside one already listed."""
+    only = sorted(mine - theirs)
+    return [p for p in only if not any(_inside(p, q) for q in only if q != p)]
+
+
+def _inside(pattern: str, outer: str) -> bool:
+    return pattern.startswith((outer + ".", outer + "[")) or (
+        outer.endswith("[]") and pattern.startswith(outer)
+    )
+
+
+def kept(allowed: Iterable[str]) -> frozenset[str]:
+    """The patterns ``allowed`` and every part that holds one (what ``pruned`` keeps)."""
+    found: set[str] = set()
+    for pattern in allowed:
+        found.add(pattern)
+        for i, char in enumerate(pattern):
+            if char in ".[":
+                found.add(pattern[:i])
+    return frozenset(found)
+
+
+def pruned(entity: Entity, keep: frozenset[str]) -> Entity:
+    """``entity`` with only the parts whose pattern is in ``keep`` (``kept``)."""
+    return {k: _pruned(k, v, keep) for k, v in entity.items() if k not in LEFT_OUT and k in keep}
+
+
+def _pruned(path: str, value: Json, keep: frozenset[str]) -> Json:
+    if isinstance(value, dict):
+        return {
+            k: _pruned(f"{path}.{k}", v, keep) for k, v in value.items() if f"{path}.{k}" in keep
+        }
+    if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+        return [_pruned(f"{path}[]", item, keep) for item in value]
+    return value
+
+
+def plain(value: Json) -> Json:
+    """Every text in ``value`` in one spelling: ASCII quotes, one space between words, NFC."""
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFC", value).translate(_SPELLING)
+        return " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def in_capitals(value: Json, path: str = "") -> Json:
+    """Keywords (and weapon abilities' names) in capitals, however a source writes them."""
+    if isinstance(value, dict):
+        out: dict[str, Json] = {}
+        for k, v in value.items():
+            if k in KEYWORD_FIELDS and isinstance(v, list):
+                out[k] = [x.upper() if isinstance(x, str) else x for x in v]
+            elif path == WEAPON_ABILITIES and k in ("name", "keyword") and isinstance(v, str):
+                out[k] = v.upper()
+            else:
+                out[k] = in_capitals(v, f"{path}.{k}" if path else k)
+        return out
+    if isinstance(value, list):
+        return [in_capitals(v, f"{path}[]") for v in value]
+    return value
+
+
+def as_a_names(entity: Entity, factions: dict[str, str], ids: dict[str, str]) -> Entity:
+    """B's entity with the factions and ids the two name differently written as A names them
+    (``factions``, ``ids``: B's name → A's)."""
+    out = dict(entity)
+    if isinstance(out.get("faction"), str) and out["faction"] in factions:
+        out["faction"] = factions[out["faction"]]
+    for key in ID_LISTS & out.keys():
+        if isinstance(out[key], list):
+            out[key] = [ids.get(x, x) if isinstance(x, str) else x for x in out[key]]
+    return out
+
+
+def known_only(entity: Entity, spaces: set[str]) -> Entity:
+    """``entity`` without the ids it lists in a namespace (a faction, a detachment) the other
+    side holds nothing of."""
+    out = dict(entity)
+    for key in ID_LISTS & out.keys():
+        if isinstance(out[key], list):
+            out[key] = [x for x in out[key] if not isinstance(x, str) or _space(x) in spaces]
+    return out
+
+
+def _space(entity_id: str) -> str:
+    return entity_id.split("/", 1)[0]
+
+
+def is_wording(path: str) -> bool:
+    """True for the wording of a cost line (the diff's ``points[10].text``): the line is
+    matched by its model count, so its wording is only how a source prints it."""
+    return path.startswith("points[") and path.endswith("].text")
+
+
+def same_but_punctuation(a: Json, b: Json) -> bool:
+    """True for two texts that differ only in punctuation around their words (and spacing and
+    letter case)."""
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    return _bare_words(a) == _bare_words(b)
+
+
+def _bare_words(text: str) -> list[str]:
+    words = (w.strip(_PUNCTUATION).casefold() for w in text.split())
+    return [w for w in words if w]
+
+
+def in_one_form(a: Entity, b: Entity) -> tuple[Entity, Entity]:
+    """``a`` and ``b`` with the differences of form taken out (see the module's doc); B's list
+    items take A's spelling of a name that differs only in letter case."""
+    a, b = in_capitals(plain(a)), copy.deepcopy(in_capitals(plain(b)))
+    _same_names(a, b)
+    profiles_a, profiles_b = a.get("profiles"), b.get("profiles")
+    if isinstance(profiles_a, list) and isinstance(profiles_b, list):
+        a["profiles"], b["profiles"] = _profiles_paired(profiles_a, profiles_b)
+    return a, b
+
+
+def _profiles_paired(a: list[Json], b: list[Json]) -> tuple[list[Json], list[Json]]:
+    """Model profiles named after the unit on one side and after its models on the other,
+    under A's names (see the module's doc)."""
+    if not all(isinstance(p, dict) for p in [*a, *b]):
+        return a, b
+    if len(a) == 1 and len(b) > 1 and _alike(b):
+        b = [b[0]]
+    elif len(b) == 1 and len(a) > 1 and _alike(a):
+        a = [a[0]]
+    names_a = {p.get("name") for p in a}
+    left_a = [p for p in a if p.get("name") not in {q.get("name") for q in b}]
+    left_b = [p for p in b if p.get("name") not in names_a]
+    if len(left_a) == 1 and len(left_b) == 1:
+        left_b[0]["name"] = left_a[0].get("name")
+    return a, b
+
+
+def _alike(profiles: list[Json]) -> bool:
+    """True when every profile has the same characteristics (their names and keywords aside)."""
+    stats = [{k: v for k, v in p.items() if k not in ("name", "keywords")} for p in profiles]
+    return all(s == stats[0] for s in stats[1:])
+
+
+def _same_names(a: Json, b: Json) -> None:
+    """Recursively, in every list of named items both hold, B's names spelt as A's where they
+    differ only in letter case."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in a.keys() & b.keys():
+            _same_names(a[key], b[key])
+    elif isinstance(a, list) and isinstance(b, list):
+        spelt = {_folded(x): x for x in a if isinstance(x, dict) and "name" in x}
+        for item in b:
+            if isinstance(item, dict) and "name" in item:
+                theirs = spelt.get(_folded(item))
+                if theirs is not None:
+                    item["name"] = theirs.get("name")
+                    if "profile" in theirs:
+                        item["profile"] = theirs.get("profile")
+                    _same_names(theirs, item)
+
+
+def _folded(item: dict[str, Any]) -> tuple[str, str]:
+    """A list item's name and profile as matched: whatever their letter case and spacing
+    (``Malign Wardings(Psychic)`` / ``Malign Wardings (Psychic)``)."""
+    name, profile = (
+        "".join(str(item.get(k) or "").split()).casefold() for k in ("name", "profile")
+    )
+    return name, profile

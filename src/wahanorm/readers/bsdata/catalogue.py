@@ -1,0 +1,408 @@
+"""What a data set holds, told by its structure: the units, their factions, the detachments and
+enhancements. No unit, faction or catalogue name is known here; these BSData conventions are:
+
+- A **unit** (a datasheet) is an entry a catalogue offers at its root (``entryLinks`` and
+  ``selectionEntries`` of the catalogue itself) of type ``unit`` or ``model``, or a shared entry
+  of those types that carries a faction keyword (``Faction: Orks``), so that a library read
+  without the catalogue linking it still gives its units. Each entry is one datasheet, however
+  many catalogues link it.
+- The **faction** is the ``Faction: X`` category of the unit; of several, the one most units of
+  the data set carry (``Faction: Adeptus Astartes`` before ``Faction: Blood Angels``). A
+  catalogue's faction (for its rules and detachments) is the one most of its units carry.
+- The faction's **name** (and the namespace of its ids) is that of the catalogue holding most
+  of its units, when most units that catalogue holds are of it: the catalogue's own name
+  without the grand alliance before it and a library's word for itself (``Imperium - Space
+  Marines`` → ``Space Marines``, ``Library - Tyranids`` → ``Tyranids``, ``Aeldari - Aeldari
+  Library`` → ``Aeldari``), which is how Wahapedia names the faction its keyword
+  (``ADEPTUS ASTARTES``) stands for; else the keyword's own name. A faction named otherwise
+  than its keyword is said (``faction-name``); the keyword stays the faction keyword.
+- **Detachments** are the entries of a group that a root entry of category ``Configuration``
+  links and whose entries hold rules (the group of Battle Size choices holds none); 11th edition
+  prices them in ``Detachment Points`` and tags them with their force disposition (a category
+  named like an entry of the game system's ``Force Disposition`` choice).
+- **Enhancements** are upgrade entries outside any unit, shown only with a detachment (a
+  condition of theirs or of a group around them names the detachment) or priced in the
+  ``Enhancements`` cost type (11th edition); the detachment is the one named, else the one
+  whose name opens the group's (``War Horde Enhancements``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from wahanorm.contract.ids import slugify
+from wahanorm.readers.bsdata.dataset import DataSet, own_conditions
+from wahanorm.readers.bsdata.nodes import Document, Node
+from wahanorm.readers.bsdata.text import clean_name
+
+FACTION_PREFIX = "Faction:"
+CONFIGURATION = "configuration"
+FORCE_DISPOSITION = "force disposition"
+ENHANCEMENT_COST = "enhancements"
+DETACHMENT_COST = "detachment points"
+ENHANCEMENT_WORD = "enhancement"
+_LIBRARY_WORD = re.compile(r"^library\b\s*|\s*\blibrary$", re.IGNORECASE)
+"""How a library catalogue's name says it is one (``Library - Tyranids``, ``… Library``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """A datasheet's entry, the root link it was offered by (if any) and that link's file."""
+
+    entry: Node
+    link: Node | None
+    offered_by: Document
+
+
+@dataclass(frozen=True, eq=False)
+class DetachmentEntry:
+    """A detachment's entry and the faction of the catalogue that offers it."""
+
+    entry: Node
+    faction: str
+    document: Document
+    mode: str | None = None
+    """The force it is offered in when not in the default roster (``Boarding Actions``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class EnhancementEntry:
+    """An enhancement's entry and the detachment it belongs to (None when not told)."""
+
+    entry: Node
+    detachment: DetachmentEntry | None
+    document: Document
+
+
+@dataclass
+class Contents:
+    """The units, detachments and enhancements of a data set, and the factions."""
+
+    units: list[Unit] = field(default_factory=list)
+    faction_counts: Counter[str] = field(default_factory=Counter)
+    document_factions: dict[str, str] = field(default_factory=dict)
+    """Display path → the faction of that file's units (or of the units it offers)."""
+    detachments: list[DetachmentEntry] = field(default_factory=list)
+    enhancements: list[EnhancementEntry] = field(default_factory=list)
+    skip: set[int] = field(default_factory=set)
+    """``id()`` of the entries and groups no unit tree goes into (detachments, enhancements)."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Faction keyword (``Adeptus Astartes``) → the faction's name (``Space Marines``), where
+    they differ."""
+    dispositions: set[str] = field(default_factory=set)
+    hidden_detachments: set[str] = field(default_factory=set)
+    """Ids of the detachments no roster offers (left out with their enhancements)."""
+
+
+def faction_names(entry: Node, link: Node | None) -> list[str]:
+    """The factions an entry's categories name (``Faction: Orks`` → ``Orks``), in order."""
+    names: list[str] = []
+    for holder in (link, entry):
+        if holder is None:
+            continue
+        for category in holder.items("categoryLinks"):
+            name = category.name.strip()
+            if name.startswith(FACTION_PREFIX):
+                faction = clean_name(name.removeprefix(FACTION_PREFIX))
+                if faction and faction not in names:
+                    names.append(faction)
+    return names
+
+
+def contents(data: DataSet) -> Contents:
+    """Read what ``data`` holds (see the module's doc)."""
+    found = Contents()
+    _units(data, found)
+    for unit in found.units:
+        found.faction_counts.update(faction_names(unit.entry, unit.link))
+    _document_factions(data, found)
+    _faction_names(data, found)
+    _dispositions(data, found)
+    _detachments(data, found)
+    _enhancements(data, found)
+    return found
+
+
+def unit_faction(found: Contents, unit: Unit) -> str | None:
+    """The faction of ``unit`` by its name (``Contents.names``): its faction category most units
+    share; else its catalogue's."""
+    keyword = _unit_keyword(found, unit)
+    return None if keyword is None else found.names.get(keyword, keyword)
+
+
+def _unit_keyword(found: Contents, unit: Unit) -> str | None:
+    names = faction_names(unit.entry, unit.link)
+    if names:
+        return max(names, key=lambda name: (found.faction_counts[name], -names.index(name)))
+    return found.document_factions.get(unit.offered_by.path)
+
+
+def catalogue_faction_name(document: Document) -> str:
+    """The faction a catalogue's name names: its last part, without the grand alliance before it
+    (``Xenos - Orks`` → ``Orks``); a library's without the word that says it is one
+    (``Library - Tyranids``, ``Imperium - Astra Militarum - Library``, ``Aeldari - Aeldari
+    Library``)."""
+    parts = [clean_name(part) for part in document.name.split(" - ")]
+    if document.is_library:
+        parts = [_LIBRARY_WORD.sub("", part) for part in parts]
+    named = [part for part in parts if part]
+    return named[-1] if named else clean_name(document.name)
+
+
+def _faction_names(data: DataSet, found: Contents) -> None:
+    """``found.names``: each faction keyword named after the catalogue that holds most of its
+    units, when most of the units that catalogue holds are of it (see the module's doc)."""
+    held: dict[str, Counter[str]] = {}
+    documents: dict[str, Document] = {}
+    for unit in found.units:
+        keyword = _unit_keyword(found, unit)
+        if keyword is None:
+            continue
+        holder = data.document(unit.entry)
+        documents[holder.path] = holder
+        held.setdefault(holder.path, Counter())[keyword] += 1
+    best: dict[str, tuple[int, str]] = {}
+    for path, counts in held.items():
+        keyword, count = counts.most_common(1)[0]
+        if keyword not in best or count > best[keyword][0]:
+            best[keyword] = (count, path)
+    taken = {keyword.casefold() for keyword in found.faction_counts}
+    for keyword, (_, path) in sorted(best.items()):
+        name = catalogue_faction_name(documents[path])
+        if name.casefold() == keyword.casefold() or name.casefold() in taken:
+            continue  # the same name, or one another faction has: the keyword names it
+        taken.add(name.casefold())
+        found.names[keyword] = name
+        data.report.info(
+            "faction-name",
+            f"the faction keyword {keyword!r} is named {name!r}, after the catalogue "
+            f"{documents[path].name!r} that holds most of its units (ids {slugify(name)}/…, "
+            "as Wahapedia names factions); the keyword stays its faction keyword",
+            line=documents[path].root.line,
+            path=path,
+        )
+
+
+def _units(data: DataSet, found: Contents) -> None:
+    seen: set[int] = set()
+    for document in data.documents:
+        for child in document.root.children:
+            entry, link = child, None
+            if child.container == "entryLinks":
+                target = data.target(child)
+                if target is None or target.tag != "selectionEntry":
+                    continue
+                entry, link = target, child
+            elif child.container != "selectionEntries":
+                continue
+            if entry.get("type") in ("unit", "model") and id(entry) not in seen:
+                seen.add(id(entry))
+                found.units.append(Unit(entry, link, document))
+    for document in data.documents:
+        for entry in document.root.items("sharedSelectionEntries"):
+            if (
+                entry.get("type") in ("unit", "model")
+                and id(entry) not in seen
+                and faction_names(entry, None)
+            ):
+                seen.add(id(entry))
+                found.units.append(Unit(entry, None, document))
+
+
+def _document_factions(data: DataSet, found: Contents) -> None:
+    per_document: dict[str, Counter[str]] = {}
+    for unit in found.units:
+        names = faction_names(unit.entry, unit.link)
+        if not names:
+            continue
+        best = max(names, key=lambda name: found.faction_counts[name])
+        for document in {unit.offered_by.path, data.document(unit.entry).path}:
+            per_document.setdefault(document, Counter())[best] += 1
+    for path, counts in per_document.items():
+        found.document_factions[path] = counts.most_common(1)[0][0]
+
+
+def document_faction(data: DataSet, found: Contents, document: Document) -> str | None:
+    """The faction of a file by its name: its units' or those it offers; else that of a file
+    importing it."""
+    keyword = found.document_factions.get(document.path)
+    if keyword is None:
+        for other in data.documents:
+            if other is not document and document in data.reach(other):
+                keyword = found.document_factions.get(other.path)
+                if keyword is not None:
+                    break
+    return None if keyword is None else found.names.get(keyword, keyword)
+
+
+def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
+    """Root entries of category ``Configuration`` (what a roster is set up with), each with
+    the file that offers it."""
+    found: list[tuple[Node, Document]] = []
+    for document in data.documents:
+        for child in document.root.children:
+            entry = data.target(child) if child.container == "entryLinks" else child
+            if entry is None or entry.tag != "selectionEntry":
+                continue
+            if child.container not in ("entryLinks", "selectionEntries", "sharedSelectionEntries"):
+                continue
+            if any(c.name.strip().lower() == CONFIGURATION for c in entry.items("categoryLinks")):
+                found.append((entry, document))
+    return found
+
+
+def _choices(data: DataSet, entry: Node) -> list[Node]:
+    """The entries a configuration entry offers (in the groups it holds or links)."""
+    groups: list[Node] = list(entry.items("selectionEntryGroups"))
+    for link in entry.items("entryLinks"):
+        target = data.target(link)
+        if target is not None and target.tag == "selectionEntryGroup":
+            groups.append(target)
+    choices: list[Node] = []
+    for group in groups:
+        choices.extend(node for node in group.walk() if node.container == "selectionEntries")
+    return choices
+
+
+def _dispositions(data: DataSet, found: Contents) -> None:
+    for entry, _ in _configurations(data):
+        if entry.name.strip().lower() == FORCE_DISPOSITION:
+            found.dispositions.update(clean_name(choice.name) for choice in _choices(data, entry))
+
+
+def _detachments(data: DataSet, found: Contents) -> None:
+    seen: set[int] = set()
+    for entry, document in _configurations(data):
+        faction = document_faction(data, found, document)
+        for choice in _choices(data, entry):
+            if not choice.items("rules") or id(choice) in seen:
+                continue
+            seen.add(id(choice))
+            found.skip.add(id(choice))
+            mode = data.only_in(choice)
+            if mode is None and data.hidden(choice):
+                data.report.info(
+                    "hidden-entry",
+                    f"detachment {choice.name!r} is hidden in every roster (not offered yet, "
+                    "or kept for reference); left out, with its enhancements",
+                    line=choice.line,
+                    path=data.document(choice).path,
+                )
+                found.hidden_detachments.add(choice.id)
+                continue
+            if faction is None:
+                data.report.warning(
+                    "unplaced-entry",
+                    f"detachment {choice.name!r}: its catalogue {document.name!r} has no unit "
+                    "with a faction keyword, so its faction is not known; left out",
+                    line=choice.line,
+                    path=data.document(choice).path,
+                )
+                found.hidden_detachments.add(choice.id)
+                continue
+            found.detachments.append(DetachmentEntry(choice, faction, document, mode))
+
+
+def cost_value(entry: Node, cost_names: dict[str, str], wanted: str) -> float:
+    """The value of the cost named ``wanted`` (lower case) of ``entry``; 0 when none."""
+    for cost in entry.items("costs"):
+        name = cost_names.get(cost.get("typeId"), cost.name).strip().lower()
+        if name == wanted:
+            try:
+                return float(cost.get("value", "0"))
+            except ValueError:
+                return 0.0
+    return 0.0
+
+
+def cost_type_names(data: DataSet) -> dict[str, str]:
+    """Cost type id → its name, in every game system and catalogue."""
+    return {
+        cost.id: cost.name
+        for document in data.documents
+        for cost in document.root.items("costTypes")
+    }
+
+
+def _enhancements(data: DataSet, found: Contents) -> None:
+    by_id = {detachment.entry.id: detachment for detachment in found.detachments}
+    by_name = {clean_name(d.entry.name).casefold(): d for d in found.detachments}
+    names = cost_type_names(data)
+    for document in data.documents:
+        for group in document.root.items("sharedSelectionEntryGroups"):
+            _enhancement_group(data, found, group, by_id, by_name, names, document)
+
+
+def _enhancement_group(
+    data: DataSet,
+    found: Contents,
+    group: Node,
+    by_id: dict[str, DetachmentEntry],
+    by_name: dict[str, DetachmentEntry],
+    names: dict[str, str],
+    document: Document,
+) -> None:
+    hit = False
+    for entry in group.walk():
+        if entry.container != "selectionEntries" or entry.get("type") != "upgrade":
+            continue
+        if id(entry) in found.skip or any(id(a) in found.skip for a in data.ancestors(entry)):
+            continue  # a detachment, or inside an enhancement already read
+        if _names_any(data, entry, found.hidden_detachments):
+            found.skip.add(id(entry))  # an enhancement of a detachment no roster offers
+            hit = True
+            continue
+        detachment = _named_detachment(data, entry, by_id)
+        priced = cost_value(entry, names, ENHANCEMENT_COST) > 0
+        if not priced and (detachment is None or not _has_ability(entry)):
+            continue
+        if detachment is None:
+            detachment = _detachment_by_group_name(data, entry, by_name)
+        found.enhancements.append(EnhancementEntry(entry, detachment, document))
+        found.skip.add(id(entry))
+        hit = True
+    if hit or ENHANCEMENT_WORD in group.name.lower():
+        found.skip.add(id(group))
+
+
+def _has_ability(entry: Node) -> bool:
+    """True when ``entry`` holds an ability profile of its own (what an enhancement gives)."""
+    return any(p.get("typeName").strip().lower() == "abilities" for p in entry.items("profiles"))
+
+
+def _named_detachment(
+    data: DataSet, entry: Node, by_id: dict[str, DetachmentEntry]
+) -> DetachmentEntry | None:
+    """The detachment a condition of ``entry`` or of a group around it names."""
+    for holder in [entry, *data.ancestors(entry)]:
+        for modifier in holder.items("modifiers"):
+            for condition in own_conditions(modifier):
+                detachment = by_id.get(condition.get("childId"))
+                if detachment is not None:
+                    return detachment
+    return None
+
+
+def _names_any(data: DataSet, entry: Node, ids: set[str]) -> bool:
+    """True when a condition of ``entry`` or of a group around it names one of ``ids``."""
+    return bool(ids) and any(
+        condition.get("childId") in ids
+        for holder in [entry, *data.ancestors(entry)]
+        for modifier in holder.items("modifiers")
+        for condition in own_conditions(modifier)
+    )
+
+
+def _detachment_by_group_name(
+    data: DataSet, entry: Node, by_name: dict[str, DetachmentEntry]
+) -> DetachmentEntry | None:
+    for group in data.ancestors(entry):
+        if group.tag != "selectionEntryGroup":
+            continue
+        name = clean_name(group.name).casefold()
+        for detachment_name, detachment in by_name.items():
+            if name.startswith(detachment_name):
+                return detachment
+    return None

@@ -1,0 +1,259 @@
+"""One ``Datasheet`` per unit of the data set, assembled from its unit tree (``walk.collect``).
+
+Names: the entry's, in the clean spelling, without the tag BSData appends to Legends units
+(``Boss Zagstruk [Legends]`` → ``Boss Zagstruk``), so the id is the one the Wahapedia readers give
+(``orks/boss-zagstruk``). Keywords: the categories of the unit's entry, and those every model
+entry of the unit has; a category only some models have is those models' (``Profile.keywords``);
+``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
+gives them. Leader links: the units a ``Leader`` profile lists are ids in the leader's faction;
+``led_by`` is their inverse among the datasheets read. 11th edition: a unit with the ``Support``
+category is a support character (``is_support``; 10th edition: null, it has none).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from wahanorm.blocks.edition import Edition
+from wahanorm.contract.ids import make_id
+from wahanorm.contract.models import Datasheet, Points, Profile, Stat
+from wahanorm.readers.bsdata.abilities import unit_abilities
+from wahanorm.readers.bsdata.catalogue import FACTION_PREFIX, Contents, Unit, unit_faction
+from wahanorm.readers.bsdata.costs import (
+    Slot,
+    composition,
+    cost_rules,
+    cost_table,
+    point_ids,
+    points_of,
+    slots,
+)
+from wahanorm.readers.bsdata.dataset import DataSet
+from wahanorm.readers.bsdata.nodes import Node
+from wahanorm.readers.bsdata.profiles import (
+    invulnerable_save,
+    invulnerable_scope,
+    is_invulnerable,
+    model_profiles,
+    weapons,
+)
+from wahanorm.readers.bsdata.rules import source
+from wahanorm.readers.bsdata.text import clean_name, untagged
+from wahanorm.readers.bsdata.walk import Part, UnitTree, collect
+
+SUPPORT = "SUPPORT"
+"""The 11th-edition keyword of a support character (``Datasheet.is_support``)."""
+
+
+@dataclass
+class _Counts:
+    """What is said once for the whole data set, not per datasheet."""
+
+    conditional_costs: int = 0
+    conditional_sheets: int = 0
+
+
+def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> list[Datasheet]:
+    """Every unit of ``found`` as a datasheet, with ``led_by`` filled from the others'
+    ``leader``; ``editions`` (per file) decide what reads by edition (cost tiers, support
+    characters); the chain stamps the edition itself."""
+    ids = point_ids(data)
+    counts = _Counts()
+    sheets = [
+        sheet
+        for unit in found.units
+        if (sheet := _datasheet(data, found, unit, ids, editions, counts)) is not None
+    ]
+    if counts.conditional_costs:
+        data.report.info(
+            "dropped-field",
+            f"{counts.conditional_costs} cost modifiers of {counts.conditional_sheets} units "
+            "depend on what else is selected (a detachment, wargear, another unit); no cost "
+            "line of the datasheet, left out",
+        )
+    return _with_led_by(data, sheets)
+
+
+def datasheet_name(entry: Node) -> str:
+    """The unit's name without BSData's trailing tag (``[Legends]``)."""
+    return untagged(clean_name(entry.name))
+
+
+def _datasheet(
+    data: DataSet,
+    found: Contents,
+    unit: Unit,
+    ids: set[str],
+    editions: dict[str, Edition],
+    counts: _Counts,
+) -> Datasheet | None:
+    entry = unit.entry
+    document = data.document(entry)
+    name = datasheet_name(entry)
+    faction = unit_faction(found, unit)
+    if faction is None:
+        data.report.warning(
+            "unplaced-entry",
+            f"unit {name!r} has no faction keyword and its catalogue no faction; left out",
+            line=entry.line,
+            path=document.path,
+        )
+        return None
+    tree = collect(data, entry, unit.link, found.skip)
+    told = unit_abilities(data, tree.rules, tree.profiles, document.path)
+    keywords, factions, own = _keywords(data, entry, unit.link, tree)
+    edition = editions[document.path]
+    models = slots(data, entry, unit.link, ids)
+    return Datasheet(
+        id=make_id(faction, name),
+        name=name,
+        sources=[source(data, entry)],
+        faction=faction,
+        profiles=_profiles(data, tree, own, document.path),
+        weapons=weapons(data, tree.profiles),
+        abilities=told.abilities,
+        damaged=told.damaged,
+        unit_composition=composition(models),
+        points=_points(data, entry, unit.link, ids, edition, counts, models),
+        leader=sorted({make_id(faction, target) for target in told.leads}),
+        orders=told.orders,
+        keywords=keywords,
+        faction_keywords=factions,
+        is_support=(SUPPORT in keywords) if edition == 11 else None,
+    )
+
+
+def _points(
+    data: DataSet,
+    entry: Node,
+    link: Node | None,
+    ids: set[str],
+    edition: Edition,
+    counts: _Counts,
+    found: list[Slot],
+) -> list[Points]:
+    base = points_of(entry, link, ids)
+    rules, unread = cost_rules(data, entry, link, ids)
+    if base is None and (any(slot.cost for slot in found) or rules):
+        base = 0.0  # priced by its models alone, or by modifiers that set each size's cost
+    if base is None:
+        data.report.warning(
+            "cost-missing",
+            f"unit {clean_name(entry.name)!r} has no pts cost; its datasheet has no cost table",
+            line=entry.line,
+            path=data.document(entry).path,
+        )
+        return []
+    if unread:
+        counts.conditional_costs += unread
+        counts.conditional_sheets += 1
+    return cost_table(base, found, rules, tiered=edition == 11)
+
+
+def _category_names(data: DataSet, holder: Node | None) -> list[str]:
+    if holder is None:
+        return []
+    names: list[str] = []
+    for link in holder.items("categoryLinks"):
+        if data.hidden(link):
+            continue
+        target = data.lookup(link.get("targetId"))
+        name = clean_name(target.name if target is not None and target.name else link.name)
+        if name:
+            names.append(name)
+    return names
+
+
+def _keywords(
+    data: DataSet, entry: Node, link: Node | None, tree: UnitTree
+) -> tuple[list[str], list[str], dict[int, list[str]]]:
+    """Unit keywords, faction keywords, and each model entry's own keywords (by ``id()``)."""
+    unit = _category_names(data, link) + _category_names(data, entry)
+    per_model = {id(model): _category_names(data, model) for model in tree.models}
+    shared = set.intersection(*(set(v) for v in per_model.values())) if per_model else set()
+    plain: set[str] = set()
+    factions: set[str] = set()
+    for name in [*unit, *shared, *(n for names in per_model.values() for n in names)]:
+        if name.startswith(FACTION_PREFIX):
+            factions.add(clean_name(name.removeprefix(FACTION_PREFIX)).upper())
+    for name in [*unit, *shared]:
+        if not name.startswith(FACTION_PREFIX):
+            plain.add(name.upper())
+    own = {
+        key: sorted({n.upper() for n in names if not n.startswith(FACTION_PREFIX)} - plain)
+        for key, names in per_model.items()
+    }
+    return sorted(plain), sorted(factions), own
+
+
+def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: str) -> list[Profile]:
+    found = model_profiles(data, tree.profiles)
+    saves = [
+        part for part in tree.profiles if part.level != "wargear" and is_invulnerable(part.node)
+    ]
+    profiles: list[Profile] = []
+    for profile, part in found:
+        update: dict[str, object] = {}
+        keywords = own.get(id(part.owner))
+        if keywords:
+            update["keywords"] = keywords
+        save = _save_for(data, profile, part, saves, path)
+        if save is not None:
+            update["invulnerable_save"] = save
+        profiles.append(profile.model_copy(update=update) if update else profile)
+    return profiles
+
+
+def _save_for(
+    data: DataSet, profile: Profile, part: Part, saves: list[Part], path: str
+) -> Stat | None:
+    """The invulnerable save an ability profile gives ``profile``'s model, merged with the
+    profile's own (11th edition's InSv): the characteristic wins, the ability adds its note."""
+    for save in saves:
+        scope = invulnerable_scope(save.node)
+        if scope is not None:
+            if (
+                scope.casefold() not in profile.name.casefold()
+                and profile.name.casefold() not in scope.casefold()
+            ):
+                continue
+        elif save.level == "model" and save.owner is not part.owner:
+            continue
+        stat = invulnerable_save(save.node)
+        if stat is None:
+            data.report.warning(
+                "characteristic-missing",
+                f"{save.node.name!r} names no save this reader can read; the profile "
+                f"{profile.name!r} is left without it",
+                line=save.node.line,
+                path=path,
+            )
+            return profile.invulnerable_save
+        own = profile.invulnerable_save
+        if own is None:
+            return stat
+        return own.model_copy(update={"note": stat.note}) if stat.note and not own.note else own
+    return profile.invulnerable_save
+
+
+def _with_led_by(data: DataSet, sheets: list[Datasheet]) -> list[Datasheet]:
+    known = {sheet.id for sheet in sheets}
+    led_by: dict[str, set[str]] = defaultdict(set)
+    for sheet in sheets:
+        for target in sheet.leader:
+            led_by[target].add(sheet.id)
+            if target not in known and data.report.first_time("missing-entry", target):
+                data.report.warning(
+                    "missing-entry",
+                    f"{sheet.name!r} can lead {target}, which is no datasheet read (named "
+                    "otherwise, or in a file not given); the link is kept",
+                    line=sheet.sources[0].line_start if sheet.sources else None,
+                    path=sheet.sources[0].path if sheet.sources else None,
+                )
+    return [
+        sheet.model_copy(update={"led_by": sorted(led_by[sheet.id])})
+        if sheet.id in led_by
+        else sheet
+        for sheet in sheets
+    ]

@@ -1,0 +1,377 @@
+"""One BSData file (XML ``.cat``/``.gst`` or its JSON form) as a tree of ``Node``s.
+
+Both forms hold the same data model (BattleScribe's catalogueSchema): elements with attributes,
+repeated children gathered in containers (``<profiles><profile …/></profiles>`` in XML, a list
+under ``"profiles"`` in JSON) and a few text elements (``description``, ``comment``, ``alias``;
+a characteristic's value is its text, ``$text`` in JSON). ``Node`` keeps that model once for
+both: its ``tag`` is the element's name, ``container`` the list it sits in, ``attrs`` its
+attributes as text (JSON's ``true``/``1`` as XML spells them), ``text`` its text.
+
+XML is read by expat in one pass that builds the nodes as it goes (no element tree is kept:
+a whole repository is some 50 MB of XML); its attributes come as the dict the node keeps.
+
+Positions (``SourceRef``): an XML element spans the lines of its start and end tags, as expat
+reports them; a JSON entry spans the lines of its braces ``{`` … ``}``. Those come from one scan
+of the bytes with every string blanked (a JSON string holds no raw line break, so blanking keeps
+the lines): the braces left are the objects' own, matched by a stack, in the document order in
+which orjson hands the objects over. Both are exact for any layout, pretty-printed or not.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+from xml.parsers import expat
+
+import orjson
+
+TEXT_ELEMENTS = frozenset({"description", "comment", "alias", "readme"})
+"""Elements whose content is text, not a container of elements."""
+
+Form = Literal["xml", "json"]
+
+
+class Node:
+    """One element of a BSData file.
+
+    A node has no link to its parent, so a tree is freed by reference counting alone
+    (``Document.parents`` holds the way up)."""
+
+    __slots__ = (
+        "_by_container",
+        "attrs",
+        "children",
+        "container",
+        "end",
+        "file",
+        "line",
+        "tag",
+        "text",
+    )
+
+    def __init__(
+        self,
+        tag: str,
+        attrs: dict[str, str] | None = None,
+        container: str = "",
+        text: str = "",
+        children: list[Node] | None = None,
+        line: int = 0,
+        end: int = 0,
+        file: str = "",
+    ) -> None:
+        self.tag = tag
+        """The element's name: ``selectionEntry``, ``profile``, ``characteristic`` …"""
+        self.container = container
+        """The container it is listed in (``sharedSelectionEntries``, ``entryLinks`` …)."""
+        self.text = text
+        """Its text: a characteristic's value, a rule's description."""
+        self.children: list[Node] = [] if children is None else children
+        self.line = line
+        """First line (1-based) of the element in its file."""
+        self.end = end
+        """Last line (its end tag's, or its closing brace's)."""
+        self.file = file
+        """The file it is in, as shown (``Document.path``)."""
+        self.attrs: dict[str, str] = {} if attrs is None else attrs
+        """Its attributes, as text (``hidden``: ``true``/``false``)."""
+        self._by_container: dict[str, list[Node]] | None = None
+
+    def __repr__(self) -> str:
+        return f"<Node {self.tag} {self.name!r} line {self.line}>"
+
+    def get(self, name: str, default: str = "") -> str:
+        """The attribute ``name``, or ``default``."""
+        return self.attrs.get(name, default)
+
+    @property
+    def id(self) -> str:
+        """The element's ``id`` attribute ("" when none)."""
+        return self.attrs.get("id", "")
+
+    @property
+    def name(self) -> str:
+        """The element's ``name`` attribute ("" when none)."""
+        return self.attrs.get("name", "")
+
+    def items(self, container: str) -> list[Node]:
+        """The children listed in ``container``, in order."""
+        groups = self._by_container
+        if groups is None:
+            groups = self._by_container = {}
+            for child in self.children:
+                groups.setdefault(child.container, []).append(child)
+        return groups.get(container, [])
+
+    def child_text(self, tag: str) -> str:
+        """The text of the first text element ``tag`` (``description``), or ""."""
+        for child in self.children:
+            if child.tag == tag and not child.container:
+                return child.text
+        return ""
+
+    def walk(self) -> list[Node]:
+        """This node and every node below it, in document order."""
+        found = [self]
+        stack = list(reversed(self.children))
+        while stack:
+            node = stack.pop()
+            found.append(node)
+            stack.extend(reversed(node.children))
+        return found
+
+
+@dataclass(eq=False)
+class Document:
+    """One BSData file: its root (``catalogue`` or ``gameSystem``) and the way up its tree."""
+
+    path: str
+    """The file as shown in sources and diagnostics."""
+    form: Form
+    root: Node
+    parents: dict[int, Node]
+    """``id()`` of each node below the root → the node above it."""
+
+    @property
+    def kind(self) -> str:
+        """``catalogue`` or ``gameSystem``."""
+        return self.root.tag
+
+    @property
+    def id(self) -> str:
+        """The catalogue's or game system's id."""
+        return self.root.id
+
+    @property
+    def name(self) -> str:
+        """The catalogue's or game system's name."""
+        return self.root.name
+
+    @property
+    def is_library(self) -> bool:
+        """True for a library catalogue (data for other catalogues to link, no army of its own)."""
+        return self.root.get("library") == "true"
+
+
+class FileError(Exception):
+    """A file that is not well-formed XML or JSON, with where the parser stopped."""
+
+    def __init__(self, message: str, line: int | None, column: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def newline_offsets(data: bytes) -> list[int]:
+    """The offset of every ``\\n`` in ``data``."""
+    return [match.start() for match in re.finditer(rb"\n", data)]
+
+
+# ---------------------------------------------------------------------------------------- XML
+
+
+def load_xml(data: bytes, path: str) -> Document:
+    """An XML ``.cat``/``.gst`` as a ``Document``; raises ``FileError`` when it is not
+    well-formed (no external entity is read, no network touched)."""
+    parser = expat.ParserCreate()  # no namespace handling: a prefix is cut from each name
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.buffer_text = True
+    parser.buffer_size = 1 << 16
+    root, parents = _build_on(parser, path)
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        message = expat.ErrorString(error.code) or str(error)
+        raise FileError(message, error.lineno, error.offset + 1) from None
+    finally:
+        # the handlers close over the parser and the tree: let go of them, or the tree lives
+        # on in that cycle until the cyclic collector (off while reading) gets to it
+        parser.StartElementHandler = parser.EndElementHandler = None
+        parser.CharacterDataHandler = None
+    if not root:
+        raise FileError("no root element", 1, 1)
+    return Document(path, "xml", root[0], parents)
+
+
+def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
+    """Handlers on ``parser`` that build the nodes from its events, and where they put the root
+    and the way up. A container element (``<profiles>``) becomes the ``container`` of the
+    elements it holds; a text element (``<description>``, or an element of text alone) a child
+    holding its text; an element's own text is what comes before its first child (a
+    characteristic's value). Closures, not methods: expat calls them for every element."""
+    root: list[Node] = []
+    parents: dict[int, Node] = {}
+    # per open node or text element: the node, and the owner, container and own text around it
+    frames: list[list[Any]] = []
+    owner: Node | None = None
+    container = ""  # the open container element (no element opens directly inside another)
+    opened: tuple[str, dict[str, str], int] = ("", {}, 0)  # that container's tag, attrs, line
+    text: list[str] | None = None  # the innermost element's text, until a child begins
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal owner, container, text, opened
+        if text is not None and frames:  # an element's own text ends at its first child
+            frames[-1][3] = "".join(text)
+        text = []
+        parser.CharacterDataHandler = characters  # off again at the end: no text between
+        if ":" in tag:
+            tag = tag.rpartition(":")[2]
+        line = parser.CurrentLineNumber
+        if container:  # an element of a container
+            node = Node(tag, attrs, container, "", [], line, 0, path)
+            owner.children.append(node)  # type: ignore[union-attr]
+            parents[id(node)] = owner  # type: ignore[assignment]
+            frames.append([node, owner, container, ""])
+            owner, container = node, ""
+        elif owner is None:
+            attrs = {k: v for k, v in attrs.items() if not k.startswith("xmlns")}
+            node = Node(tag, attrs, "", "", [], line, 0, path)
+            root.append(node)
+            frames.append([node, None, "", ""])
+            owner = node
+        elif tag in TEXT_ELEMENTS:
+            node = Node(tag, attrs, "", "", [], line, 0, path)
+            owner.children.append(node)
+            parents[id(node)] = owner
+            frames.append([node, owner, "", ""])
+        else:  # a container, or an element of text alone (told at its end: its node then)
+            container, opened = tag, (tag, attrs, line)
+
+    def characters(data: str) -> None:
+        if text is not None:
+            text.append(data)
+
+    def end(_tag: str) -> None:
+        nonlocal owner, container, text
+        childless = text is not None
+        own = ("".join(text) if text else "") if childless else None
+        text = None  # text after an element is no element's own
+        parser.CharacterDataHandler = None
+        if container:  # the container ends (its elements, being nodes, ended before)
+            container = ""
+            if own and own.strip() and owner is not None:  # no child: an element of text alone
+                tag, attrs, line = opened
+                alone = Node(tag, attrs, "", own, [], line, parser.CurrentLineNumber, path)
+                owner.children.append(alone)
+                parents[id(alone)] = owner
+            return
+        node, above, around, before = frames.pop()
+        node.end = parser.CurrentLineNumber
+        if own is None:
+            own = before if before.strip() else ""
+        if node.tag in TEXT_ELEMENTS and node.container == "":
+            node.text = own
+            return
+        if not node.children or node.tag == "characteristic":
+            node.text = own
+        owner, container = above, around
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    return root, parents
+
+
+# --------------------------------------------------------------------------------------- JSON
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACE = re.compile(rb"[{}]")
+
+
+def load_json(data: bytes, path: str) -> Document:
+    """A BSData JSON file (``{"catalogue": …}`` or ``{"gameSystem": …}``) as a ``Document``;
+    raises ``FileError`` when it is not JSON or not of that shape."""
+    try:
+        parsed = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise FileError(error.msg, error.lineno, error.colno) from None
+    if not isinstance(parsed, dict) or len(parsed) != 1:
+        raise FileError(
+            "not a BSData file: the top level is not one catalogue or game system", 1, 1
+        )
+    ((tag, body),) = parsed.items()
+    if tag not in ("catalogue", "gameSystem") or not isinstance(body, dict):
+        raise FileError(f"not a BSData file: the top level holds {tag!r}", 1, 1)
+    newlines = newline_offsets(data)
+    spans = iter(_object_spans(data, newlines))
+    next(spans)  # the outer object, around the catalogue's own
+    parents: dict[int, Node] = {}
+    root = _json_node(tag, body, "", parents, spans, path)
+    return Document(path, "json", root, parents)
+
+
+def _object_spans(data: bytes, newlines: list[int]) -> list[tuple[int, int]]:
+    """(first line, last line) of every JSON object of ``data``, in the order they open."""
+    blanked = _JSON_STRING.sub(b'""', data)  # same lines: strings hold no raw line break
+    lines = newline_offsets(blanked) if len(blanked) != len(data) else newlines
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []
+    for match in _BRACE.finditer(blanked):
+        line = bisect.bisect_left(lines, match.start()) + 1
+        if match.group() == b"{":
+            stack.append(len(spans))
+            spans.append((line, line))
+        elif stack:
+            index = stack.pop()
+            spans[index] = (spans[index][0], line)
+    return spans
+
+
+def _singular(container: str) -> str:
+    """The element a container holds: ``sharedSelectionEntries`` → ``selectionEntry``."""
+    name = container.removeprefix("shared")
+    name = name[:1].lower() + name[1:]
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    return name[:-1] if name.endswith("s") else name
+
+
+def _scalar(value: object) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _json_node(
+    tag: str,
+    body: dict[str, Any],
+    container: str,
+    parents: dict[int, Node],
+    spans: Any,
+    path: str,
+) -> Node:
+    line, end = next(spans, (0, 0))
+    attrs: dict[str, str] = {}
+    node = Node(tag, attrs, container, "", [], line, end, path)
+    children = node.children
+    for key, value in body.items():
+        if isinstance(value, list):
+            element = _singular(key)
+            for item in value:
+                if isinstance(item, dict):
+                    child = _json_node(element, item, key, parents, spans, path)
+                elif isinstance(item, str):  # a repeated text element (a rule's aliases)
+                    child = Node(key, {}, "", item, [], line, line, path)
+                else:
+                    continue
+                children.append(child)
+                parents[id(child)] = node
+        elif isinstance(value, dict):
+            child = _json_node(key, value, "", parents, spans, path)
+            children.append(child)
+            parents[id(child)] = node
+        elif key == "$text":
+            node.text = _scalar(value)
+        elif key in TEXT_ELEMENTS:
+            child = Node(key, {}, "", _scalar(value), [], line, line, path)
+            children.append(child)
+            parents[id(child)] = node
+        elif value is not None:
+            attrs[key] = _scalar(value)
+    return node

@@ -1,0 +1,219 @@
+"""Model profiles (``typeName="Unit"``), invulnerable saves and weapons (``Ranged Weapons`` /
+``Melee Weapons``) of a unit tree, as the contract's ``Profile`` and ``Weapon``.
+
+Characteristics are found by their names, whatever their case (``SV`` in 10th edition, ``Sv``
+in 11th; ``InSv``, the 11th edition's invulnerable save). An invulnerable save of 10th edition
+is an ability profile named ``Invulnerable Save (5+)`` (or ``Invulnerable Save 5+``, or with
+the value only in its text): on the unit's entry it is every model's, on a model's entry that
+model's, and a name ending in ``: Makari`` names the model it is for. Its text past the
+sentence that gives the save is the save's condition (``Stat.note``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from wahanorm.blocks.parse.stats import parse_stat
+from wahanorm.blocks.parse.weapon_abilities import (
+    AbilityList,
+    parse_ability_list,
+    report_unknown,
+    split_profile,
+)
+from wahanorm.contract.models import Profile, Stat, Weapon, WeaponAbility
+from wahanorm.contract.vocabulary import WEAPON_CHARACTERISTICS
+from wahanorm.errors import ParseFailure, Report
+from wahanorm.readers.bsdata.dataset import DataSet
+from wahanorm.readers.bsdata.nodes import Node
+from wahanorm.readers.bsdata.text import clean_name, clean_text
+from wahanorm.readers.bsdata.walk import Part
+
+UNIT_TYPE = "unit"
+WEAPON_TYPES = {"ranged weapons": "ranged", "melee weapons": "melee"}
+INVULNERABLE = "invulnerable save"
+"""How the data names an invulnerable save's ability profile (its start, any case)."""
+
+_PROFILE_FIELDS = {
+    "m": "movement",
+    "t": "toughness",
+    "sv": "save",
+    "w": "wounds",
+    "ld": "leadership",
+    "oc": "objective_control",
+    "insv": "invulnerable_save",
+}
+_WEAPON_FIELDS = {
+    "range": "range",
+    "a": "attacks",
+    "bs": "skill",
+    "ws": "skill",
+    "s": "strength",
+    "ap": "armour_penetration",
+    "d": "damage",
+}
+_SAVE = re.compile(r"(\d)\s*\+\s*(\*?)")
+_SAVE_SENTENCE = re.compile(r"[^.]*\b(\d)\+\s*invulnerable save[^.]*(?:\.|$)", re.IGNORECASE)
+_SCOPE = re.compile(r":\s*(?P<model>[^:()]+)$")
+_PROFILE_MARK = "➤"
+
+
+def characteristics(profile: Node) -> list[tuple[str, str]]:
+    """(name, value) of each characteristic of ``profile``, in order."""
+    return [(c.name, c.text) for c in profile.items("characteristics")]
+
+
+def is_invulnerable(profile: Node) -> bool:
+    """True for an ability profile that gives an invulnerable save."""
+    return profile.name.strip().lower().startswith(INVULNERABLE)
+
+
+def profile_key(data: DataSet, node: Node) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What makes two profiles the same: name and characteristics (memoised per node)."""
+    key = data.profile_keys.get(id(node))
+    if key is None:
+        key = data.profile_keys[id(node)] = (node.name, tuple(characteristics(node)))
+    return key
+
+
+def model_profiles(data: DataSet, parts: list[Part]) -> list[tuple[Profile, Part]]:
+    """One ``Profile`` per distinct model profile, in the order met, each with its part."""
+    found: list[tuple[Profile, Part]] = []
+    seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+    for part in parts:
+        if part.node.get("typeName").lower() != UNIT_TYPE:
+            continue
+        key = profile_key(data, part.node)
+        if key in seen:
+            continue
+        seen.add(key)
+        profile = data.profiles.get(id(part.node))
+        if profile is None:
+            profile = data.profiles[id(part.node)] = _profile(data, part.node)
+        found.append((profile, part))
+    return found
+
+
+def _profile(data: DataSet, node: Node) -> Profile:
+    path = data.document(node).path
+    report = data.report
+    values: dict[str, Stat | None] = {}
+    for name, text in characteristics(node):
+        field = _PROFILE_FIELDS.get(name.strip().lower())
+        if field is None:
+            _unknown_characteristic(name, node, path, report)
+            continue
+        text = clean_name(text)
+        if field == "invulnerable_save":
+            # 11th edition: an empty InSv (or "-") is a model without an invulnerable save
+            values[field] = parse_stat(text) if text not in ("", "-") else None
+        elif text:
+            values[field] = parse_stat(text)
+        # an empty characteristic is left out: the chain's missing data says it
+    return Profile(name=clean_name(node.name), **values)
+
+
+def _unknown_characteristic(name: str, node: Node, path: str, report: Report) -> None:
+    if report.first_time("unknown-characteristic", f"{node.get('typeName')}:{name}"):
+        report.warning(
+            "unknown-characteristic",
+            f"{node.get('typeName')} profile {node.name!r}: characteristic {name!r} has no field "
+            "in the contract; left out (reported once per name)",
+            line=node.line,
+            path=path,
+        )
+
+
+def invulnerable_save(profile: Node) -> Stat | None:
+    """The save an ``Invulnerable Save …`` ability profile gives, with its condition as note;
+    None when neither its name nor its text says a save."""
+    text = clean_text(" ".join(value for _, value in characteristics(profile)))
+    named = _SAVE.search(profile.name)
+    sentence = _SAVE_SENTENCE.search(text)
+    value = named.group(1) if named else sentence.group(1) if sentence else None
+    if value is None:
+        return None
+    rest = (text[: sentence.start()] + text[sentence.end() :]) if sentence else text
+    note = " ".join(rest.split()) or None
+    return parse_stat(f"{value}+").model_copy(update={"note": note})
+
+
+def invulnerable_scope(profile: Node) -> str | None:
+    """The model an invulnerable save's name is scoped to (``…: Makari`` → ``Makari``)."""
+    match = _SCOPE.search(profile.name)
+    return match.group("model").strip() if match else None
+
+
+def weapons(data: DataSet, parts: list[Part]) -> list[Weapon]:
+    """Every distinct weapon profile, ranged first then melee, each in the order met."""
+    found: dict[str, list[Weapon]] = {"ranged": [], "melee": []}
+    seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+    for part in parts:
+        kind = WEAPON_TYPES.get(part.node.get("typeName").lower())
+        if kind is None:
+            continue
+        key = profile_key(data, part.node)
+        if key in seen:
+            continue
+        seen.add(key)
+        weapon = data.weapons.get(id(part.node))
+        if weapon is None:
+            weapon = data.weapons[id(part.node)] = _weapon(data, part.node, kind)
+        found[kind].append(weapon)
+    return found["ranged"] + found["melee"]
+
+
+def weapon_name(raw: str) -> tuple[str, str | None]:
+    """``➤ Plasma gun - standard`` → (``Plasma gun``, ``standard``): BSData marks a weapon of
+    several profiles with ``➤`` and joins name and profile by a hyphen (``split_profile``)."""
+    name = clean_name(raw).removeprefix(_PROFILE_MARK).strip()
+    head, profile, _ = split_profile(name, hyphen=True)
+    return head, profile
+
+
+def _weapon(data: DataSet, node: Node, kind: str) -> Weapon:
+    path = data.document(node).path
+    report = data.report
+    values: dict[str, Stat] = {}
+    keywords = ""
+    for name, text in characteristics(node):
+        field = _WEAPON_FIELDS.get(name.strip().lower())
+        if name.strip().lower() == "keywords":
+            keywords = text
+        elif field is None:
+            _unknown_characteristic(name, node, path, report)
+        else:
+            values[field] = parse_stat(clean_name(text))
+    for field in WEAPON_CHARACTERISTICS:  # kept empty: the chain's missing data says it
+        values.setdefault(field, Stat(text=""))
+    name, profile = weapon_name(node.name)
+    return Weapon(
+        name=name,
+        profile=profile,
+        type="ranged" if kind == "ranged" else "melee",
+        abilities=_abilities(keywords, node, path, report),
+        **values,
+    )
+
+
+def _abilities(text: str, node: Node, path: str, report: Report) -> list[WeaponAbility]:
+    cleaned = clean_name(text)
+    try:
+        parsed = _parsed(cleaned)
+    except ParseFailure as failure:
+        report.error(
+            "weapon-abilities",
+            f"weapon {node.name!r}: keywords {cleaned!r} do not parse ({failure.message}); left out",
+            line=node.line,
+            path=path,
+            excerpt=failure.excerpt,
+        )
+        return []
+    report_unknown(parsed.unknown, clean_name(node.name), report, node.line, path)
+    return list(parsed.abilities)
+
+
+@functools.lru_cache(maxsize=16384)
+def _parsed(text: str) -> AbilityList:
+    """Keyword lists repeat across units: each is parsed once (raises ``ParseFailure``)."""
+    return parse_ability_list(text)

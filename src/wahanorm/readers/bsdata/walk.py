@@ -1,0 +1,125 @@
+"""Everything a unit's entry holds, through its links: profiles, rules, model and wargear entries.
+
+A datasheet in BSData is a selection entry (type ``unit`` or ``model``) whose parts sit below it
+or behind links to shared entries, groups, profiles and rules. ``collect`` walks that tree once
+(each element at most once per unit, so a cycle of links ends) and files every profile and rule
+it meets with its *level*: ``unit`` (the datasheet's own entry), ``model`` (a model entry of the
+unit) or ``wargear`` (an upgrade: a weapon, a piece of wargear). What the default roster does
+not show is left out (``DataSet.hidden``: Crusade and Boarding Actions content), and so are the
+entries the data set reads as enhancements or detachments (they are entities of their own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from wahanorm.readers.bsdata.dataset import DataSet
+from wahanorm.readers.bsdata.nodes import Node
+
+Level = Literal["unit", "model", "wargear"]
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """A profile or rule met in a unit's tree."""
+
+    node: Node
+    """The profile or rule itself (the link's target when it came through an infoLink)."""
+    level: Level
+    owner: Node
+    """The selection entry it belongs to (the unit, a model, a weapon)."""
+    link: Node | None = None
+    """The infoLink that brought it, whose modifiers may change its name."""
+
+
+@dataclass
+class UnitTree:
+    """The profiles and rules of one unit, in the order met."""
+
+    profiles: list[Part] = field(default_factory=list)
+    rules: list[Part] = field(default_factory=list)
+    models: list[Node] = field(default_factory=list)
+    """The model entries met (type ``model``), each once."""
+
+
+def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> UnitTree:
+    """The unit tree of ``entry`` (reached through ``link``, a root entryLink, if any);
+    ``skip`` holds the ``id()`` of entries and groups that are not part of any unit (the
+    enhancements and detachments)."""
+    walker = _Walker(data, skip)
+    walker.entry(entry, "unit", link)
+    return walker.tree
+
+
+@dataclass
+class _Walker:
+    data: DataSet
+    skip: set[int]
+    tree: UnitTree = field(default_factory=UnitTree)
+    seen: set[int] = field(default_factory=set)
+
+    def entry(self, entry: Node, level: Level, link: Node | None) -> None:
+        if id(entry) in self.seen or id(entry) in self.skip:
+            return
+        if self.data.hidden(entry) or (link is not None and self.data.hidden(link)):
+            return
+        self.seen.add(id(entry))
+        if entry.get("type") == "model" and level != "unit":
+            self.tree.models.append(entry)
+        for child in (link.children if link is not None else []) + entry.children:
+            self.child(child, level, entry)
+
+    def group(self, group: Node, level: Level, link: Node | None) -> None:
+        if id(group) in self.seen or id(group) in self.skip:
+            return
+        if self.data.hidden(group) or (link is not None and self.data.hidden(link)):
+            return
+        self.seen.add(id(group))
+        for child in (link.children if link is not None else []) + group.children:
+            self.child(child, level, None)
+
+    def child(self, child: Node, level: Level, owner: Node | None) -> None:
+        """One child of an entry (``owner``) or of a group (``owner`` None: its entries keep
+        the level of the entry around the group)."""
+        container = child.container
+        if container == "selectionEntries":
+            self.entry(child, _level_of(child), None)
+        elif container == "selectionEntryGroups":
+            self.group(child, level, None)
+        elif container == "entryLinks":
+            target = self.data.target(child)
+            if target is None:
+                return
+            if target.tag == "selectionEntryGroup":
+                self.group(target, level, child)
+            elif target.tag == "selectionEntry":
+                self.entry(target, _level_of(target), child)
+        elif owner is not None:
+            self.info(child, level, owner)
+
+    def info(self, child: Node, level: Level, owner: Node) -> None:
+        """A profile, rule, infoLink or infoGroup of ``owner``."""
+        container = child.container
+        if container in ("profiles", "rules") and not self.data.hidden(child):
+            parts = self.tree.profiles if container == "profiles" else self.tree.rules
+            parts.append(Part(child, level, owner))
+        elif container == "infoGroups" and not self.data.hidden(child):
+            for item in child.children:
+                self.info(item, level, owner)
+        elif container == "infoLinks" and not self.data.hidden(child):
+            target = self.data.target(child)
+            if target is None or self.data.hidden(target):
+                return
+            if target.tag == "profile":
+                self.tree.profiles.append(Part(target, level, owner, child))
+            elif target.tag == "rule":
+                self.tree.rules.append(Part(target, level, owner, child))
+            elif target.tag == "infoGroup":
+                for item in target.children:
+                    self.info(item, level, owner)
+
+
+def _level_of(entry: Node) -> Level:
+    """A model (or a unit inside a unit) is a model of the unit; anything else is wargear."""
+    return "model" if entry.get("type") in ("model", "unit") else "wargear"
