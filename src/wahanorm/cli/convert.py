@@ -11,26 +11,17 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wahanorm import pipeline
 from wahanorm.contract.ids import escape_unsafe
-from wahanorm.errors import DiagnosticRow, WahanormError
-from wahanorm.outputs.folder import (
-    OutputFolder,
-    claim_problem,
-    existing_outputs,
-    list_files,
-    reading,
-)
-from wahanorm.pipeline import discover as ingest
-from wahanorm.pipeline.cache import (
-    DEFAULT_CACHE,
-    DEFAULT_MAX_BYTES,
-    Cache,
-    stamp_matches,
-    store_stamp,
-)
+
+if TYPE_CHECKING:
+    from wahanorm import pipeline
+    from wahanorm.errors import DiagnosticRow
+    from wahanorm.pipeline.cache import Cache
+
+# What a run needs is imported where it runs: parsing the arguments (``--help``) loads none of
+# it.
 
 DEFAULT_INPUT = Path("raw")
 DEFAULT_OUT = Path("out")
@@ -63,7 +54,7 @@ def add(commands: Any) -> None:
     convert.add_argument(
         "--cache",
         type=Path,
-        default=DEFAULT_CACHE,
+        default=None,
         help="incremental cache folder (default .wahanorm-cache/; safe to delete)",
     )
     convert.add_argument("--no-cache", action="store_true", help="convert everything again")
@@ -79,7 +70,7 @@ def add(commands: Any) -> None:
     convert.add_argument(
         "--cache-max",
         type=_size,
-        default=DEFAULT_MAX_BYTES,
+        default=None,
         metavar="SIZE",
         help="size cap of the cache, e.g. 200M or 2G (default 512M; least recently used out first)",
     )
@@ -128,7 +119,9 @@ def write_database(build: Callable[[], object], target: Path) -> tuple[int, int]
 def run_convert(args: argparse.Namespace) -> int:
     """Convert, then write ``--out`` (or compare it with ``--check``)."""
     inputs: list[Path] = args.inputs or [DEFAULT_INPUT]
-    missing = [p for p in inputs if p != ingest.STDIN and not p.exists()]
+    from wahanorm.pipeline.discover import STDIN
+
+    missing = [p for p in inputs if p != STDIN and not p.exists()]
     if missing and len(missing) == len(inputs):
         print(
             f"wahanorm: error: no such input: {missing[0]} (give a file or folder)", file=sys.stderr
@@ -147,6 +140,10 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
         return 2
+    from wahanorm.errors import WahanormError
+    from wahanorm.outputs.folder import claim_problem
+    from wahanorm.pipeline.cache import DEFAULT_CACHE, DEFAULT_MAX_BYTES, Cache
+
     problem = claim_problem(args.out, inputs) if not args.check else None
     if not problem and args.sqlite:
         from wahanorm.outputs.database import target_problem
@@ -158,11 +155,11 @@ def run_convert(args: argparse.Namespace) -> int:
     try:
         if args.no_cache:
             return _convert(args, inputs, None)
-        store = Cache(args.cache)
+        store = Cache(args.cache or DEFAULT_CACHE)
         with store.locked() as usable:
             code = _convert(args, inputs, store if usable else None)
             if usable:
-                store.trim(args.cache_max)
+                store.trim(DEFAULT_MAX_BYTES if args.cache_max is None else args.cache_max)
         for note in store.notes:
             print(f"wahanorm: note: {note}", file=sys.stderr)
         return code
@@ -177,6 +174,10 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) -> int:
+    from wahanorm import pipeline
+    from wahanorm.outputs.folder import OutputFolder
+    from wahanorm.pipeline.cache import stamp_matches, store_stamp
+
     started = time.perf_counter()
     with _progress_bar() as progress:
         result = pipeline.convert(
@@ -254,6 +255,8 @@ def _check(out: Path, files: dict[str, str]) -> int:
             f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it", file=sys.stderr
         )
         return 1
+    from wahanorm.outputs.folder import existing_outputs, list_files, reading
+
     with reading(out) as whole:
         present = list_files(out)
         current = existing_outputs(out)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from wahanorm.cli.convert import DEFAULT_OUT, write_database
-from wahanorm.contract.models import KINDS
+from wahanorm.contract.vocabulary import KINDS
 from wahanorm.errors import WahanormError
 
 

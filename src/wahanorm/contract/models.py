@@ -11,6 +11,8 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wahanorm.contract import vocabulary
+
 
 class Model(BaseModel):
     """Base of every output model: immutable, no unknown fields."""
@@ -426,6 +428,7 @@ Kind = Literal["datasheet", "stratagem", "detachment", "detachment_rule", "enhan
 """The kinds of entity, one folder of ``out/<edition>ed/`` each."""
 
 KINDS: tuple[str, ...] = get_args(Kind)
+assert KINDS == vocabulary.KINDS  # the one list, read without pydantic by the views
 
 
 class Diagnostic(Model):

@@ -27,6 +27,9 @@ order; the invulnerable save, which not every model has, is not among them."""
 WEAPON_CHARACTERISTICS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
 """The characteristics of a weapon (fields of ``models.Weapon``), in printed order."""
 
+KINDS = ("datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule")
+"""The kinds of entity (``models.Kind``), one folder of ``out/<edition>ed/`` each."""
+
 EDITIONS = (10, 11)
 """The editions of the game the contract knows."""
 

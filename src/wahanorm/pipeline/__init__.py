@@ -1,20 +1,38 @@
 """The run: discover → reader → after-read chain → merge → write.
 
 ``convert`` is the whole run over files and folders; ``read_text`` and ``read_path`` read one
-input through its reader and the chain (what ``convert`` does per input).
+input through its reader and the chain (what ``convert`` does per input). Names load on first
+use, so the command line's ``--help`` loads none of the run.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from wahanorm.pipeline.run import Conversion, Progress, assemble, convert, extract, extract_text
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from wahanorm.blocks.edition import Edition
     from wahanorm.outputs.diff.sides import Converted
     from wahanorm.pipeline.after_read import Extraction
+    from wahanorm.pipeline.run import (
+        Conversion,
+        Progress,
+        assemble,
+        convert,
+        extract,
+        extract_text,
+    )
+
+_FROM_RUN = ("Conversion", "Progress", "assemble", "convert", "extract", "extract_text")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_RUN:
+        value = getattr(import_module("wahanorm.pipeline.run"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def read_text(
@@ -22,6 +40,8 @@ def read_text(
 ) -> Extraction:
     """One input given as a string (``html``: a saved page or other HTML; False: a text dump;
     None: told by a leading tag), through its reader and the chain."""
+    from wahanorm.pipeline.run import extract_text
+
     return extract_text(text, display, html=html, edition=edition)
 
 
@@ -34,6 +54,7 @@ def read_path(
     from dataclasses import replace
 
     from wahanorm.pipeline.discover import source_of
+    from wahanorm.pipeline.run import extract
 
     return extract(replace(source_of(path, display), edition=edition))
 
@@ -41,6 +62,7 @@ def read_path(
 def converted(paths: list[Path]) -> Converted:
     """Raw inputs converted in memory, as a diff or a crosscheck takes a side of them."""
     from wahanorm.outputs.diff.sides import Converted
+    from wahanorm.pipeline.run import convert
 
     conversion = convert(paths)
     return Converted(conversion.files, len(conversion.entities), conversion.errors)

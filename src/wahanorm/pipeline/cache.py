@@ -30,10 +30,10 @@ import orjson
 from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
 from wahanorm.errors import DiagnosticRow
-from wahanorm.readers.base import Source
 
 if TYPE_CHECKING:
     from wahanorm.pipeline.after_read import Extraction
+    from wahanorm.readers.base import Source
 
 DEFAULT_CACHE = Path(".wahanorm-cache")
 

@@ -13,7 +13,6 @@ import dataclasses
 import traceback
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -235,6 +234,8 @@ def _extract_all(
     if progress:
         progress(len(done), len(items), "")
     if jobs > 1 and len(todo) >= PARALLEL_MIN:
+        from concurrent.futures import ProcessPoolExecutor  # only when workers are started
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(extract, [items[i] for i in todo], chunksize=4)
             for index, extraction in zip(todo, results, strict=True):

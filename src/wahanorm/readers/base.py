@@ -15,22 +15,42 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from wahanorm.blocks import decode as decoding
 from wahanorm.blocks.edition import Edition
-from wahanorm.contract.models import (
-    Datasheet,
-    Detachment,
-    DetachmentRule,
-    Enhancement,
-    Rule,
-    Stratagem,
-)
 from wahanorm.errors import InputError, Report
 
-Entity = Datasheet | Stratagem | DetachmentRule | Enhancement | Detachment | Rule
-"""Any entity a reader builds."""
+if TYPE_CHECKING:
+    from wahanorm.contract.models import (
+        Datasheet,
+        Detachment,
+        DetachmentRule,
+        Enhancement,
+        Rule,
+        Stratagem,
+    )
+
+    Entity = Datasheet | Stratagem | DetachmentRule | Enhancement | Detachment | Rule
+    """Any entity a reader builds."""
+
+
+def __getattr__(name: str) -> Any:
+    # ``Entity`` at run time, made on first use: finding inputs (and ``wahanorm --help``) does
+    # not load the models and pydantic.
+    if name == "Entity":
+        from wahanorm.contract import models
+
+        return (
+            models.Datasheet
+            | models.Stratagem
+            | models.DetachmentRule
+            | models.Enhancement
+            | models.Detachment
+            | models.Rule
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 
