@@ -80,8 +80,9 @@ def read_page(html: str, display: str) -> Reading | None:
     tooltips = read_tooltips(root, ctx)
     context = FrameContext(faction, display, report, tooltips.by_id)
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
+    page_edition = links_edition(html)
     for frame in frames:
-        if frame_edition(frame) == 11:
+        if (frame_edition(frame) or page_edition) == 11:
             report_unknown_boxes(frame, report)
     faq = faction_page.faq_note(ctx)
     if faq is not None:
@@ -92,8 +93,12 @@ def read_page(html: str, display: str) -> Reading | None:
 
 
 def frame_edition(frame: Element) -> Edition | None:
-    """The edition a datasheet frame's own links name (``/wh40k11ed/…``)."""
-    return links_edition(" ".join(str(a.get("href") or "") for a in frame.iter("a")))
+    """The edition a datasheet frame's own links and pictures name (``/wh40k11ed/…``)."""
+    return links_edition(
+        " ".join(
+            str(v) for el in frame.iter() if isinstance(el.tag, str) for v in el.attrib.values()
+        )
+    )
 
 
 def unknown_boxes(frame: Element) -> list[str]:
