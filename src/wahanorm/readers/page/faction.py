@@ -104,9 +104,7 @@ def read_faction_page(root: Element, ctx: TooltipContext) -> FactionPage:
     detachments = read_detachments(root, ctx)
     walk = _Walk()
     for el in root.xpath(_ITEMS):
-        if _in_tooltip(el) or _in_card(el):
-            continue
-        if cards.in_faq(el):
+        if _in_tooltip(el) or _in_card(el) or cards.in_faq(el):
             continue
         if any(dom.has_class(el, cls) for cls in FAQ_BOXES):
             walk.faq.append((walk.section, el))

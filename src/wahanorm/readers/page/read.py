@@ -5,10 +5,16 @@ a ``Datasheet``, and reads the page's hidden tooltips into its stratagems, detac
 enhancements and glossary rules. Only those two parts of the document are walked: the scripts,
 ads, menus and cookie banners around them are never looked at, so they leave no trace.
 
+A frame of the 11th edition (its links say ``/wh40k11ed/``) is read with what the 10th
+edition's pages teach; the boxes of it those pages do not print are named in one warning.
+
     dom        parsing, class tests, source lines, text as the page shows it
     datasheet  one frame → Datasheet
-    faction    a faction overview page → its army and detachment rules, enhancements, stratagems
+    faction    a faction overview page → its army rules, detachments and their rules,
+               enhancements, stratagems
     tooltips   hidden tooltips → Stratagem, DetachmentRule, Enhancement, Rule
+    cards      the 11th edition's cards (stratagems, moves) and numbered headings
+    context    who reads the page, and what was left out on purpose
 """
 
 from __future__ import annotations

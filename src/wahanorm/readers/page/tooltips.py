@@ -5,6 +5,12 @@ A saved page carries, hidden, the full text of everything it links: its stratage
 (``ul.EnhancementsPts``), and a glossary of core and faction rules (a ``div.tooltip_header``,
 or the boxed ``div.abWrap`` of a core ability, or the ``p.impact18`` title of an order). The
 rest are site furniture: keyword indexes, menus, the login form, picture ads.
+
+An 11th-edition page adds its cards (``div.str11Wrap``, read by ``cards``): a tooltip of its
+own, or printed inside a glossary rule (the moves of ``18.03 Disembarking``), whence each is
+taken out as its own entity. Its headings print their rule numbers (``span.h_number``, or
+``03.04 Engagement``): a numbered rule is a core rule, its id without the number. The FAQ and
+errata boxes under a tooltip's rule are no part of its text.
 """
 
 from __future__ import annotations
