@@ -31,7 +31,8 @@ from wahanorm.outputs.output import Output
 from wahanorm.pipeline import read_path
 from wahanorm.pipeline.after_read import Extraction
 from wahanorm.readers.export.markup import field_parts
-from wahanorm.readers.page.tooltips import TooltipContext, read_tooltips
+from wahanorm.readers.page.context import TooltipContext
+from wahanorm.readers.page.tooltips import read_tooltips
 
 REPO = Path(__file__).resolve().parents[1]
 EXPORT = REPO / "tests" / "fixtures" / "export_tables"
@@ -187,7 +188,7 @@ def test_a_saved_page_keeps_its_tooltips_tables() -> None:
     root = dom.parse(PAGE.read_text(encoding="utf-8"))
     assert root is not None
     report = Report()
-    found = read_tooltips(root, TooltipContext("astra-militarum", "Baneblade.html", report))
+    found = read_tooltips(root, TooltipContext("astra-militarum", "Baneblade.html", report)).by_id
     wound = found["tooltip_content00017"]
     assert isinstance(wound, Rule)
     [table] = wound.tables

@@ -156,6 +156,11 @@ _ALL: list[Code] = [
     _c("html-tooltip-skipped", "info", "layout",
        "A tooltip of a saved page has a shape wahanorm does not know; it was not read.",
        "Nothing to do unless an entry is missing from the output; then report the page."),
+    _c("unread-boxes", "warning", "layout",
+       "A datasheet frame of an 11th-edition page holds boxes that the 10th-edition pages do not "
+       "print (their classes are named); what wahanorm knows of the frame is read, those boxes "
+       "are not in the output.",
+       "Check the datasheet against the page; report the page so that its boxes can be read."),
     _c("unparsed", "warning", "layout",
        "A line of an entry (or outside any entry) was not understood and is not in the output.",
        "Check the line named; if it holds rules data, report the layout."),
@@ -351,6 +356,14 @@ _ALL: list[Code] = [
        "one paragraph, or its text was cut off); its text, if any, is kept (as its effect; in a "
        "text dump, as its flavour).",
        "Check the stratagem in the source."),
+    _c("source-disagrees", "warning", "rules",
+       "A stratagem card's type names another source than the detachment whose section of the "
+       "page prints it; the detachment of the section is kept as its source.",
+       "Check the card's type and section in the source."),
+    _c("card-kind", "warning", "rules",
+       "A move or action card of an 11th-edition page has a background that tells no kind "
+       "wahanorm knows (a move, a shooting type); the rule is kept without its category.",
+       "Check the rule's category; report the page so that the kind can be read."),
     _c("trigger-as-when", "info", "rules",
        "A stratagem has TRIGGER where WHEN would be; it is kept as its when.",
        "Nothing to do."),
@@ -434,8 +447,9 @@ _ALL: list[Code] = [
        "A field holds a value not of its kind (a whole number, true or false); it is left out.",
        "Check the field at the line named."),
     _c("dropped-field", "info", "export",
-       "The export holds data the canonical form has no field for (a flavour text, a column, the "
-       "roll that selects a weapon profile); it is left out.",
+       "The source holds data the canonical form has no field for (a flavour text or a column of "
+       "the export, the roll that selects a weapon profile, a second rule number printed in a "
+       "page's heading); it is left out.",
        "Nothing to do."),
     _c("orphan-condition", "warning", "export",
        "A profile gives a condition for an invulnerable save it does not have; the condition is "

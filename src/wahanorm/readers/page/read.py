@@ -5,23 +5,50 @@ a ``Datasheet``, and reads the page's hidden tooltips into its stratagems, detac
 enhancements and glossary rules. Only those two parts of the document are walked: the scripts,
 ads, menus and cookie banners around them are never looked at, so they leave no trace.
 
+A frame of the 11th edition (its links say ``/wh40k11ed/``) is read with what the 10th
+edition's pages teach; the boxes of it those pages do not print are named in one warning.
+
     dom        parsing, class tests, source lines, text as the page shows it
     datasheet  one frame → Datasheet
-    faction    a faction overview page → its army and detachment rules, enhancements, stratagems
+    faction    a faction overview page → its army rules, detachments and their rules,
+               enhancements, stratagems
     tooltips   hidden tooltips → Stratagem, DetachmentRule, Enhancement, Rule
+    cards      the 11th edition's cards (stratagems, moves) and numbered headings
+    context    who reads the page, and what was left out on purpose
 """
 
 from __future__ import annotations
 
+import re
+
 from wahanorm.blocks import html as dom
-from wahanorm.blocks.edition import links_edition
+from wahanorm.blocks.edition import Edition, links_edition
 from wahanorm.blocks.html import Element
+from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
 from wahanorm.readers.page import faction as faction_page
+from wahanorm.readers.page.context import TooltipContext
 from wahanorm.readers.page.datasheet import FrameContext, read_frame
-from wahanorm.readers.page.tooltips import TooltipContext, read_tooltips
+from wahanorm.readers.page.tooltips import read_tooltips
 
 FRAME_CLASS = "dsOuterFrame"
+KNOWN_BOXES = frozenset(
+    {"ds2col", "ds2colKW", "dsAbility", "dsAbility_noLine", "dsBanner", "dsBannerWrap",
+     "dsCharFrame", "dsCharFrameBack", "dsCharFrameBackM", "dsCharFrameM", "dsCharInvul",
+     "dsCharInvulBack", "dsCharInvulText", "dsCharInvulValue", "dsCharName", "dsCharSkull",
+     "dsCharValue", "dsCharWrap", "dsCharWrapM", "dsH2Header", "dsHeader", "dsIconsNarrow",
+     "dsIconsRoundPad", "dsIconsWide", "dsInvulWrap", "dsLeft\u0421ol", "dsLeft\u0421olKW",
+     "dsLineHor", "dsMeleeIcon", "dsModelBase2", "dsModelBase2Top", "dsOptionsComment",
+     "dsOuterFrame", "dsPicNarrow", "dsPicWide", "dsPointy", "dsProfileBaseWrap",
+     "dsProfileWrap", "dsProfileWrapLeft", "dsProfileWrapRight", "dsRangedIcon",
+     "dsRight\u0421ol", "dsRight\u0421olKW", "dsSkull2", "dsUl", "ShowDatasheetFeatures"}
+)  # fmt: skip
+"""The boxes of a datasheet frame as the 10th-edition pages print them (every ``ds…`` class met
+in their frames, and the classes of a frame's own boxes); ``dsLeftСol`` and its kin are spelt
+with a Cyrillic ``С`` (U+0421) by the site. A frame of the 11th edition is read with what these
+pages taught; any other box of it is said, not guessed at."""
+_COLOUR = re.compile(r"dsColor(?:Ban|Bg|Fr)?[A-Z]+")
+"""A faction's colour of a frame (``dsColorFrTYR``): no box of its own."""
 
 
 def is_datasheet_page(html: str) -> bool:
@@ -55,12 +82,58 @@ def read_page(html: str, display: str) -> Reading | None:
             line=frames[0].sourceline,
         )
         return reading
-    tooltips = read_tooltips(root, TooltipContext(faction, display, report))
-    context = FrameContext(faction, display, report, tooltips)
+    ctx = TooltipContext(faction, display, report)
+    tooltips = read_tooltips(root, ctx)
+    context = FrameContext(faction, display, report, tooltips.by_id)
     sheets = [sheet for frame in frames if (sheet := read_frame(frame, context)) is not None]
-    entities: list[Entity] = [*sheets, *tooltips.values()]
+    page_edition = links_edition(html)
+    for frame in frames:
+        if (frame_edition(frame) or page_edition) == 11:
+            report_unknown_boxes(frame, report)
+    faq = faction_page.faq_note(ctx)
+    if faq is not None:
+        report.info("section-skipped", f"datasheet page of {faction}: {faq}")
+    entities: list[Entity] = [*sheets, *tooltips.entities]
     reading.parts.append(Part(entities, _page_sign(html, frames[0].sourceline)))
     return reading
+
+
+def frame_edition(frame: Element) -> Edition | None:
+    """The edition a datasheet frame's own links and pictures name (``/wh40k11ed/…``)."""
+    return links_edition(
+        " ".join(
+            str(v) for el in frame.iter() if isinstance(el.tag, str) for v in el.attrib.values()
+        )
+    )
+
+
+def unknown_boxes(frame: Element) -> list[str]:
+    """The class names of a frame's boxes that the 10th-edition pages do not print
+    (``KNOWN_BOXES``), each once, in page order: the frame's own boxes' and every ``ds…``
+    class."""
+    found: dict[str, None] = {}
+    own = list(dom.children(frame))  # kept alive: lxml hands out one proxy per live node
+    for el in frame.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for cls in dom.classes(el):
+            if cls in KNOWN_BOXES or _COLOUR.fullmatch(cls):
+                continue
+            if cls.startswith("ds") or any(el is child for child in own):
+                found.setdefault(cls)
+    return list(found)
+
+
+def report_unknown_boxes(frame: Element, report: Report) -> None:
+    """One warning naming the boxes of an 11th-edition frame that were not read."""
+    unknown = unknown_boxes(frame)
+    if unknown:
+        report.warning(
+            "unread-boxes",
+            "datasheet frame of the 11th edition: boxes of classes not known from the 10th "
+            f"edition's pages, not read: {', '.join(unknown)}",
+            line=frame.sourceline,
+        )
 
 
 def _page_sign(html: str, line: int | None) -> EditionSign:
@@ -85,8 +158,10 @@ def _faction_page(root: Element, display: str) -> Reading:
     reading.report.info(
         "faction-page", f"a faction page of {name}, not a datasheet page: read its rules"
     )
-    entities = faction_page.read_faction_page(root, ctx) + list(read_tooltips(root, ctx).values())
-    reading.parts.append(Part(entities, EditionSign(None)))
+    page = faction_page.read_faction_page(root, ctx)
+    tooltips = read_tooltips(root, ctx)
+    faction_page.report_unread(page, ctx)
+    reading.parts.append(Part(page.entities + tooltips.entities, EditionSign(None)))
     return reading
 
 

@@ -5,16 +5,22 @@ A saved page carries, hidden, the full text of everything it links: its stratage
 (``ul.EnhancementsPts``), and a glossary of core and faction rules (a ``div.tooltip_header``,
 or the boxed ``div.abWrap`` of a core ability, or the ``p.impact18`` title of an order). The
 rest are site furniture: keyword indexes, menus, the login form, picture ads.
+
+An 11th-edition page adds its cards (``div.str11Wrap``, read by ``cards``): a tooltip of its
+own, or printed inside a glossary rule (the moves of ``18.03 Disembarking``), whence each is
+taken out as its own entity. Its headings print their rule numbers (``span.h_number``, or
+``03.04 Engagement``): a numbered rule is a core rule, its id without the number. The FAQ and
+errata boxes under a tooltip's rule are no part of its text.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from wahanorm.blocks import html as dom
 from wahanorm.blocks.html import Element
-from wahanorm.blocks.html_tables import TableRows, is_partial
+from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.blocks.parse.labelled_rule import (
     numbered_heading,
@@ -26,45 +32,69 @@ from wahanorm.blocks.parse.stratagems import parse_body, split_source
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
-from wahanorm.errors import ParseFailure, Report
+from wahanorm.errors import ParseFailure
 from wahanorm.readers.base import Entity
+from wahanorm.readers.page import cards
+from wahanorm.readers.page.cards import CARD, FAQ_BOXES, Heading, heading
+from wahanorm.readers.page.context import TooltipContext, report_tables
 
 _CP = re.compile(r"(\d+)\s*CP", re.I)
 _PTS = re.compile(r"(\d+)\s*pts?\b", re.I)
 _DETACHMENT_SUFFIX = re.compile(r"\s+Detachment$", re.I)
-# Parts of a tooltip that are its title, its link icon or its flavour, never its rules text.
-_NOT_TEXT = ("tooltip_header", "tooltip_link", "tooltip_link_inline", "abFlex", "detachName")
+# Parts of a tooltip that are its title, its link icon or its flavour, never its rules text;
+# and the FAQ and errata boxes under it.
+_NOT_TEXT = (
+    "tooltip_header",
+    "tooltip_link",
+    "tooltip_link_inline",
+    "abFlex",
+    "abNameWrap",
+    "detachName",
+    *FAQ_BOXES,
+)
 _FLAVOUR = ("ShowFluff",)
 _BODY_LABELS = ("WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:")
+_UPGRADE = "EnhUpgrade"
 
 
 @dataclass
-class TooltipContext:
-    """Who reads the tooltips: the page's faction (namespace of faction rules), its display
-    path and its report."""
+class Tooltips:
+    """What the page's tooltips hold."""
 
-    faction: str
-    display: str
-    report: Report
+    by_id: dict[str, Entity] = field(default_factory=dict)
+    """Tooltip id → the entity the tooltip is about (what a link to it names)."""
+    entities: list[Entity] = field(default_factory=list)
+    """Every entity read from the tooltips, in page order: a rule and each card printed inside
+    it apart."""
 
 
-def read_tooltips(root: Element, ctx: TooltipContext) -> dict[str, Entity]:
-    """Every readable tooltip of the page as ``tooltip id → entity``."""
-    found: dict[str, Entity] = {}
+def read_tooltips(root: Element, ctx: TooltipContext) -> Tooltips:
+    """Every readable tooltip of the page."""
+    found = Tooltips()
     for span in root.xpath(
         "//div[contains(concat(' ', normalize-space(@class), ' '), ' tooltip_templates ')]"
         "/span[@id]"
     ):
-        entity = read_tooltip(span, ctx)
-        if entity is not None:
-            found[span.get("id")] = entity
+        entities = read_tooltip(span, ctx)
+        if entities:
+            found.by_id[span.get("id")] = entities[0]
+            found.entities.extend(entities)
     return found
 
 
-def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
-    """The entity of one tooltip, or None for site furniture and shapes not known."""
+def read_tooltip(span: Element, ctx: TooltipContext) -> list[Entity]:
+    """The entities of one tooltip, the one it is about first; none for site furniture and
+    shapes not known."""
     # One pass over the tooltip for the classes it holds decides its kind.
     held = {c for el in span.iter() if isinstance(el.tag, str) for c in dom.classes(el)}
+    cards.leave_out_faq([span], ctx)
+    if CARD in held:
+        return _with_cards(span, ctx)
+    entity = _entity(span, held, ctx)
+    return [entity] if entity is not None else []
+
+
+def _entity(span: Element, held: set[str], ctx: TooltipContext) -> Entity | None:
     if "str10Wrap" in held:
         return read_stratagem(span, ctx)
     if "EnhancementsPts" in held:
@@ -73,13 +103,13 @@ def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
         return _detachment_rule(span, ctx)
     if "tooltip_header" in held:
         header = dom.select_one(span, "div", "tooltip_header")
-        return _rule(span, dom.text(header), _namespace(span, held, ctx), ctx)
+        return _rule(span, heading(header), _namespace(span, held, ctx), ctx)
     if "abName" in held:
         ability = dom.select_one(span, "div", "abName")
-        return _rule(span, dom.text(ability), "core", ctx)
+        return _rule(span, heading(ability), "core", ctx)
     if "impact18" in held and span.xpath(".//a[contains(@href, '/factions/')]"):
         order = dom.select_one(span, "p", "impact18")
-        return _rule(span, dom.text(order), ctx.faction, ctx, skip=("impact18",))
+        return _rule(span, heading(order), ctx.faction, ctx, skip=("impact18",))
     if not _is_furniture(span, held):
         ctx.report.info(
             "html-tooltip-skipped",
@@ -87,6 +117,40 @@ def read_tooltip(span: Element, ctx: TooltipContext) -> Entity | None:
             line=span.sourceline,
         )
     return None
+
+
+def _with_cards(span: Element, ctx: TooltipContext) -> list[Entity]:
+    """A tooltip holding 11th-edition cards: each card is its own entity; a rule the cards are
+    printed in (``18.03 Disembarking``, the ability SCOUTS) keeps its own text without them,
+    and is the entity the tooltip is about. A header over a card alone is that card's."""
+    found: list[Entity] = []
+    inside = cards.cards_in(span)
+    outside = {
+        c
+        for el in span.iter()
+        if isinstance(el.tag, str)
+        and not any(el is card or cards.within(el, card) for card in inside)
+        for c in dom.classes(el)
+    }
+    namespace = _namespace(span, outside, ctx)
+    host = next(
+        (
+            el
+            for cls in ("tooltip_header", "abName")
+            for el in dom.select(span, "div", cls)
+            if not any(cards.within(el, card) for card in inside)
+        ),
+        None,
+    )
+    if host is not None:
+        rule = _rule(span, heading(host), namespace, ctx, skip=(CARD,), alone=False)
+        if rule is not None:
+            found.append(rule)
+    for card in inside:
+        entity = cards.read_card(card, ctx, namespace=namespace)
+        if entity is not None:
+            found.append(entity)
+    return found
 
 
 def _is_furniture(span: Element, held: set[str]) -> bool:
@@ -113,21 +177,32 @@ def _namespace(span: Element, held: set[str], ctx: TooltipContext) -> str:
 
 
 def _rule(
-    span: Element, name: str, namespace: str, ctx: TooltipContext, skip: tuple[str, ...] = ()
+    span: Element,
+    head: Heading,
+    namespace: str,
+    ctx: TooltipContext,
+    skip: tuple[str, ...] = (),
+    alone: bool = True,
 ) -> Rule | None:
+    """A glossary tooltip's rule. Its name and number come from its heading; a numbered rule is
+    a core rule. ``alone`` is False for a rule whose tooltip also holds cards: without text of
+    its own besides them it is none (and nothing is said)."""
     tables: list[TableRows] = []
     lines = dom.text_lines(span, skip=_NOT_TEXT + skip, tables=tables)
-    if not name or not lines:
-        ctx.report.warning(
-            "empty-text", f"glossary tooltip {name!r} has no text", line=span.sourceline
-        )
+    if not head.name or not lines:
+        if alone:
+            ctx.report.warning(
+                "empty-text", f"glossary tooltip {head.name!r} has no text", line=span.sourceline
+            )
         return None
-    name, number = split_rule_number(name)  # "FIRING DECK24.14": the heading's rule number
+    name, number = split_rule_number(head.name)  # "FIRING DECK24.14": a number glued on
+    number = head.number or number
     in_text, text = numbered_heading(name, "\n".join(lines))
     number = number or in_text
+    cards.report_numbers("rule", head, ctx.report, span.sourceline)
     report_tables(f"rule {name!r}", tables, ctx.report, span.sourceline)
     return Rule(
-        id=make_id(namespace, name),
+        id=make_id("core" if head.numbers else namespace, name),
         name=name,
         sources=_source(span, ctx),
         rule_number=number,
@@ -180,20 +255,6 @@ def _detachment_rule(span: Element, ctx: TooltipContext) -> DetachmentRule | Non
     )
 
 
-def report_tables(what: str, tables: list[TableRows], report: Report, line: int | None) -> None:
-    """A warning for each table of a rule whose rows (``table-missing``) or values
-    (``table-partial``: ``2+`` printed as a die image and ``+``) are gone."""
-    for table in tables:
-        if not table:
-            report.warning("table-missing", f"{what} holds a table without a row of text", line)
-        elif is_partial(table):
-            report.warning(
-                "table-partial",
-                f"{what}: cells of a table lost their values (a die image); kept as printed",
-                line,
-            )
-
-
 def read_enhancement(
     span: Element, ctx: TooltipContext, detachment: str | None = None
 ) -> Enhancement | None:
@@ -203,8 +264,13 @@ def read_enhancement(
     assert title is not None  # read_tooltip chose this reader because it is there
     # A list item of spans (name, link, "15 pts"); Boarding Actions enhancements have no cost
     # and print the bare name in a div.
-    parts = [dom.text(s) for s in title.iter("span")] if title.tag == "ul" else [dom.text(title)]
+    spans = [s for s in title.iter("span") if not dom.has_class(s, _UPGRADE)]
+    parts = (
+        [dom.text(s, skip=(_UPGRADE,)) for s in spans] if title.tag == "ul" else [dom.text(title)]
+    )
     parts = [p for p in parts if p]
+    # An 11th-edition upgrade prints the word in its name: ``<span class="EnhUpgrade">``.
+    upgrade = True if dom.select_one(title, "span", _UPGRADE) is not None else None
     name = parts[0] if parts else ""
     cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
     detachment = _detachment(span) or detachment
@@ -225,6 +291,7 @@ def read_enhancement(
         cost=cost,
         flavour=_flavour(span),
         text=text or None,
+        upgrade=upgrade,
     )
 
 
