@@ -1,5 +1,5 @@
 """The public Python API: what ``import wahanorm`` offers and costs, each function on real
-inputs, the wheel's ``py.typed``, and the README's example, run as written."""
+inputs, the wheel's ``py.typed``, and the examples of the README and the manual, run as written."""
 
 from __future__ import annotations
 
@@ -140,12 +140,12 @@ def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
     assert "wahanorm/api.py" in names and "wahanorm/grammars/stratagem.lark" in names
 
 
-def test_the_readme_example_runs_as_written(repo_cwd: Path) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    (example,) = re.findall(r"```python\n(.*?)```", readme, re.S)
+def test_the_manuals_example_runs_as_written(repo_cwd: Path) -> None:
+    page = (REPO / "docs" / "api.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```python\n(.*?)```", page, re.S)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(example, "README.md", "exec"), {})
+        exec(compile(example, "docs/api.md", "exec"), {})
     lines = printed.getvalue().splitlines()
     said = re.search(r"print\(units\)  # (.*)", example)
     assert said and lines[0] == said.group(1)
@@ -158,3 +158,14 @@ def test_the_readme_example_runs_as_written(repo_cwd: Path) -> None:
 def samples_result(repo_cwd: Path) -> wahanorm.Result:
     """The sample dumps of ``raw/`` through the API."""
     return wahanorm.convert("raw")
+
+
+def test_crosscheck_pairs_one_unit_of_two_sources(repo_cwd: Path) -> None:
+    """The Valkyrie of its saved page and of its export rows (tests/fixtures/triples): one
+    datasheet compared, and it agrees; the export's other entities are its own."""
+    triples = REPO / "tests" / "fixtures" / "triples"
+    report = wahanorm.crosscheck(triples / "export", triples / "Valkyrie.html")
+    assert (report.summary.compared, report.summary.agreeing) == (1, 1)
+    assert report.summary.disagreeing == 0 and not report.only_b
+    with pytest.raises(wahanorm.WahanormError, match="no such kind: nope"):
+        wahanorm.crosscheck(triples / "export", triples / "Valkyrie.html", kinds=["nope"])

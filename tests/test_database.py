@@ -1,4 +1,4 @@
-"""The SQLite database of a conversion: the README's five queries answer what the JSON says
+"""The SQLite database of a conversion: the five queries of the manual (``docs/database.md``) answer what the JSON says
 (on the committed export slice and, when present, the whole February 2026 export, each converted
 together with the 11th-edition sample so that one output holds both editions, with the same ids
 in each), keys hold,
@@ -66,10 +66,14 @@ def corpus_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     built.db.close()
 
 
-def readme_queries() -> dict[str, str]:
-    """The README's ```sql blocks by the name their first comment gives them."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```sql\n(.*?)```", readme, re.S)
+PAGE = REPO / "docs" / "database.md"
+
+
+def manual_queries() -> dict[str, str]:
+    """The manual's ```sql blocks (``docs/database.md``) by the name their first comment gives
+    them."""
+    page = PAGE.read_text(encoding="utf-8")
+    blocks = re.findall(r"```sql\n(.*?)```", page, re.S)
     return {re.match(r"-- ([\w-]+):", block).group(1): block for block in blocks}  # type: ignore[union-attr]
 
 
@@ -151,13 +155,13 @@ ANSWERS = {
 }
 
 
-def test_the_readme_shows_five_queries() -> None:
-    assert sorted(readme_queries()) == sorted(ANSWERS)
+def test_the_manual_shows_five_queries() -> None:
+    assert sorted(manual_queries()) == sorted(ANSWERS)
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))
-def test_readme_query_on_the_slice_answers_what_the_json_says(slice_db: Built, name: str) -> None:
-    rows = slice_db.db.execute(readme_queries()[name]).fetchall()
+def test_manual_query_on_the_slice_answers_what_the_json_says(slice_db: Built, name: str) -> None:
+    rows = slice_db.db.execute(manual_queries()[name]).fetchall()
     expected = ANSWERS[name](slice_db.entities)
     assert [tuple(r) for r in rows] == expected
     if name not in ("tough-and-cheap", "fights-first"):  # the slice has no such unit or text
@@ -169,7 +173,7 @@ def test_readme_query_on_the_slice_answers_what_the_json_says(slice_db: Built, n
 def test_the_leaders_query_answers_for_the_11th_edition_only(slice_db: Built) -> None:
     # Boyz are in both editions, led by other characters in each: the query's edition matters,
     # and a link resolves to the datasheet of its own edition (the 11th-edition Warboss).
-    rows = slice_db.db.execute(readme_queries()["leaders-of-boyz"]).fetchall()
+    rows = slice_db.db.execute(manual_queries()["leaders-of-boyz"]).fetchall()
     assert [tuple(r) for r in rows] == [("orks/warboss", "Warboss"), ("orks/weirdboy", "Weirdboy")]
     assert leaders_of_boyz(slice_db.entities, 10) == [
         ("orks/ghazghkull-thraka", "Ghazghkull Thraka"),
@@ -178,25 +182,25 @@ def test_the_leaders_query_answers_for_the_11th_edition_only(slice_db: Built) ->
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))
-def test_readme_query_on_the_whole_export_answers_what_the_json_says(
+def test_manual_query_on_the_whole_export_answers_what_the_json_says(
     corpus_db: Built, name: str
 ) -> None:
-    rows = corpus_db.db.execute(readme_queries()[name]).fetchall()
+    rows = corpus_db.db.execute(manual_queries()[name]).fetchall()
     expected = ANSWERS[name](corpus_db.entities)
     assert [tuple(r) for r in rows] == expected
     # The 11th edition is only the sample's few units: its leaders of Boyz are two.
     assert len(expected) > 10 or (name == "leaders-of-boyz" and expected)
 
 
-def test_the_readme_counts_are_the_whole_exports(corpus_db: Built) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_manual_counts_are_the_whole_exports(corpus_db: Built) -> None:
+    page = PAGE.read_text(encoding="utf-8")
     said = re.search(
         r"On the February 2026 export with the 11th-edition sample these give ([\d, and]+) rows",
-        readme,
+        page,
     )
     assert said
     counts = [int(n) for n in re.findall(r"\d+", said.group(1))]
-    queries = readme_queries()
+    queries = manual_queries()
     assert counts == [
         len(corpus_db.db.execute(queries[name]).fetchall())
         for name in ("opponent-shooting", "anti-infantry", "tough-and-cheap", "fights-first",

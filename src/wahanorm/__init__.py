@@ -1,4 +1,5 @@
-"""wahanorm: scraped Warhammer 40,000 rules text → canonical JSON, and what changed.
+"""wahanorm: Warhammer 40,000 rules data → canonical JSON, what changed, and where sources
+disagree.
 
 The public API (everything in ``__all__``; other modules are internal)::
 
@@ -9,6 +10,7 @@ The public API (everything in ``__all__``; other modules are internal)::
     wahanorm.write("out", result)                  # an output folder, as `wahanorm convert`
     loaded = wahanorm.load("out")                  # an output folder → models
     report = wahanorm.diff("old-out", "out")       # what changed, in the game's terms
+    report = wahanorm.crosscheck("export/", "bsdata/")  # where two sources disagree
     wahanorm.build_database("out", "rules.db")     # SQLite with full-text search
 
 Names load on first use, so ``import wahanorm`` stays cheap.
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from wahanorm.api import Loaded, Result, convert, diff, load, parse_text, write
+    from wahanorm.api import Loaded, Result, convert, crosscheck, diff, load, parse_text, write
     from wahanorm.contract.models import (
         Abilities,
         Ability,
@@ -50,11 +52,22 @@ if TYPE_CHECKING:
     )
     from wahanorm.contract.schema import entity_schema, index_schema
     from wahanorm.errors import WahanormError
+    from wahanorm.outputs.crosscheck.result import CrosscheckReport
     from wahanorm.outputs.database import build_database
     from wahanorm.outputs.diff.result import DiffReport
 
 _WHERE = {
-    "wahanorm.api": ("Loaded", "Result", "convert", "diff", "load", "parse_text", "write"),
+    "wahanorm.api": (
+        "Loaded",
+        "Result",
+        "convert",
+        "crosscheck",
+        "diff",
+        "load",
+        "parse_text",
+        "write",
+    ),
+    "wahanorm.outputs.crosscheck.result": ("CrosscheckReport",),
     "wahanorm.outputs.database": ("build_database",),
     "wahanorm.outputs.diff.result": ("DiffReport",),
     "wahanorm.errors": ("WahanormError",),
@@ -91,6 +104,7 @@ __all__ = [
     "Abilities",
     "Ability",
     "AnyEntity",
+    "CrosscheckReport",
     "Damaged",
     "Datasheet",
     "Detachment",
@@ -118,6 +132,7 @@ __all__ = [
     "__version__",
     "build_database",
     "convert",
+    "crosscheck",
     "diff",
     "entity_schema",
     "index_schema",

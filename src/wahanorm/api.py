@@ -1,4 +1,5 @@
-"""The public Python API, re-exported by ``wahanorm``: convert, parse, write, load, diff.
+"""The public Python API, re-exported by ``wahanorm``: convert, parse, write, load, diff,
+crosscheck.
 
 Each function is a thin door onto the pipeline the command line uses, so a library user gets
 the same entities, diagnostics and bytes as ``wahanorm convert``.
@@ -6,7 +7,7 @@ the same entities, diagnostics and bytes as ``wahanorm convert``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -15,6 +16,7 @@ from wahanorm.errors import UsageError
 
 if TYPE_CHECKING:
     from wahanorm.contract.models import Diagnostic, Index
+    from wahanorm.outputs.crosscheck.result import CrosscheckReport
     from wahanorm.outputs.diff.engine import Snapshot
     from wahanorm.outputs.diff.result import DiffReport
     from wahanorm.pipeline.run import Conversion
@@ -78,8 +80,8 @@ def parse_text(text: str, *, format: TextFormat = "text", name: str = "<string>"
 
 
 def write(out: PathLike, result: Result) -> tuple[int, list[str]]:
-    """Make the folder ``out`` hold exactly the output of ``result`` (through ``emit``, the only
-    writer): changed files rewritten atomically, files of vanished entities removed. Refuses a
+    """Make the folder ``out`` hold exactly the output of ``result`` (through ``outputs.folder``,
+    the only writer): changed files rewritten atomically, files of vanished entities removed. Refuses a
     folder that is not empty and was not written by wahanorm. Returns (files written, files
     removed, relative to ``out``)."""
     from wahanorm.contract.layout import INDEX_NAME
@@ -113,6 +115,21 @@ def diff(old: PathLike | Result, new: PathLike | Result) -> DiffReport:
     from wahanorm.outputs.diff.engine import diff_snapshots
 
     return diff_snapshots(_snapshot(old), _snapshot(new))
+
+
+def crosscheck(
+    a: PathLike | Result,
+    b: PathLike | Result,
+    *,
+    kinds: Sequence[str] = (),
+    fields: Sequence[str] = (),
+) -> CrosscheckReport:
+    """Where two sources of the same rules disagree, entity by entity and field by field: each
+    side as for ``diff``; ``kinds`` and ``fields`` keep to those (``UsageError`` for a name that
+    is none). The report ``crosscheck --format json`` prints."""
+    from wahanorm.outputs.crosscheck.engine import crosscheck as check
+
+    return check(_snapshot(a), _snapshot(b), kinds=kinds, fields=fields)
 
 
 def _snapshot(side: PathLike | Result) -> Snapshot:

@@ -29,7 +29,14 @@ DEFAULT_OUT = Path("out")
 
 def add(commands: Any) -> None:
     """Declare ``convert`` and its arguments."""
-    convert = commands.add_parser("convert", help="convert dumps, pages and exports to JSON")
+    convert = commands.add_parser(
+        "convert",
+        help="convert dumps, pages, exports and BSData catalogues to JSON",
+        description="Read text dumps, saved Wahapedia pages, Wahapedia CSV export folders and "
+        "BSData catalogues, and write one canonical JSON file per entity and index.json (every "
+        "entity and diagnostic) into --out. It writes only into a folder that is new, empty or "
+        "its own, and deletes only files it wrote. Manual: docs/convert.md.",
+    )
     convert.set_defaults(run=run_convert)
     convert.add_argument(
         "inputs",
@@ -216,6 +223,7 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
     for rel in [] if args.quiet else removed:
         print(f"removed (no longer in the input): {args.out / rel}", file=sys.stderr)
     _print_summary(result, seconds, written, removed)
+    _print_hints(result, samples=not args.inputs)
     return 1 if result.failed or result.errors else 0
 
 
@@ -312,6 +320,23 @@ def print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
                 ),
                 file=sys.stderr,
             )
+
+
+SAMPLES_NOTE = (
+    "raw/ holds the sample dumps as they were copied, holes and all, so these warnings are "
+    'expected: see "The samples" in README.md'
+)
+EXPLAIN_NOTE = "'wahanorm explain CODE' says what a [code] means and what to do"
+
+
+def _print_hints(result: pipeline.Conversion, samples: bool) -> None:
+    """After a run with warnings or errors: where to look them up; after the default run over
+    the samples, that their holes are on purpose."""
+    if not any(d.severity != "info" for d in result.rows()):
+        return
+    if samples:
+        print(f"wahanorm: {SAMPLES_NOTE}")
+    print(f"wahanorm: {EXPLAIN_NOTE}")
 
 
 def _print_summary(

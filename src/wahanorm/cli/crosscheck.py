@@ -23,7 +23,7 @@ reads (converted on the fly, in memory), or REV:PATH of the git repository aroun
 folder. Only fields both sources have are compared;
 differences of form (letter case of keywords, quotes, order of lists) are none.
 
-exit status: 0 they agree, 1 they disagree, 2 usage or input error
+exit status: 0 they agree, 1 they disagree, 2 usage or input error. Manual: docs/crosscheck.md.
 """
 
 

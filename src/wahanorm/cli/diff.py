@@ -18,11 +18,12 @@ EXIT_SAME, EXIT_CHANGED, EXIT_ERROR = 0, 1, 2
 HELP = "tell what changed in the rules between two outputs, raw inputs or REV:PATH"
 
 EPILOG = """\
-OLD and NEW are each an output folder (it holds index.json), raw inputs (a dump, an HTML page,
-a folder of them, or a Wahapedia CSV export folder; converted on the fly), or REV:PATH of the
-git repository around the working folder (e.g. origin/main:out).
+OLD and NEW are each an output folder (it holds index.json), raw inputs of any format convert
+reads (dumps, pages, a Wahapedia CSV export folder, BSData catalogues; converted on the fly), or
+REV:PATH of the git repository around the working folder (e.g. origin/main:out).
 
-exit status: 0 no rules change, 1 changes, 2 usage or input error
+exit status: 0 no rules change, 1 changes, 2 usage or input error (--exit-code is accepted, as
+in git, and changes nothing). Manual: docs/diff.md.
 """
 
 

@@ -14,7 +14,7 @@ def add(commands: Any) -> None:
         "explain",
         help="say what a diagnostic code means and what to do",
         description="Say what a diagnostic code (the [code] after a warning) means and what to "
-        "do about it.",
+        "do about it. Manual: docs/diagnostics.md.",
     )
     explain.add_argument("code", nargs="?", metavar="CODE", help="a code, e.g. keyword-scope")
     explain.add_argument("--list", action="store_true", help="list every code, by area")

@@ -16,12 +16,25 @@ from wahanorm.errors import WahanormError
 
 def add(commands: Any) -> None:
     """Declare ``db``, ``show`` and ``schema`` and their arguments."""
-    database = commands.add_parser("db", help="build the SQLite database of an output folder")
+    database = commands.add_parser(
+        "db",
+        help="build the SQLite database of an output folder",
+        description="Build the SQLite database (tables per kind, full-text search over every "
+        "rules text) of an output folder, read under its lock. DB must be new or a database "
+        "wahanorm wrote. Manual: docs/database.md.",
+    )
     database.set_defaults(run=lambda args: run_db(args.out, args.database))
     database.add_argument("out", type=Path, help="an output folder (written by convert)")
     database.add_argument("database", type=Path, help="the database file to write (replaced)")
 
-    show = commands.add_parser("show", help="print a datasheet or stratagem as a card")
+    show = commands.add_parser(
+        "show",
+        help="print a datasheet, stratagem or rule as a card",
+        description="Print one entity of an output folder as a card, found by id, by name "
+        "(any case and punctuation), by words of its name, or by a near spelling. Where a core "
+        "rule or stratagem shares the name with others it is shown, the others named. Manual: "
+        "docs/show.md.",
+    )
     show.set_defaults(run=run_show)
     show.add_argument("query", metavar="NAME-OR-ID", help="an id or (part of) a name")
     show.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
@@ -30,7 +43,12 @@ def add(commands: Any) -> None:
         "--edition", type=int, choices=(10, 11), help="look only among rules of this edition"
     )
 
-    schema = commands.add_parser("schema", help="print the JSON Schema of an output file kind")
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of an entity file or of index.json",
+        description="Print the JSON Schema (draft 2020-12) of an entity file (entity, the "
+        "default) or of index.json (index). Manual: docs/output.md.",
+    )
     schema.set_defaults(run=lambda args: run_schema(args.which))
     schema.add_argument(
         "which",

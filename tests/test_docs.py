@@ -1,0 +1,287 @@
+"""The README and the manual (``docs/``) say what the program does: their pages are all linked
+and their links land, the generated pages are what the code makes, every command line they show
+is one the program takes, every option of every command is in the manual, and the README's
+examples give what they say."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import re
+import shlex
+import shutil
+import sqlite3
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import wahanorm
+from wahanorm.cli import build_parser
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+README = REPO / "README.md"
+GENERATED = ("diagnostics.md", "commands.md")
+
+
+def pages() -> list[Path]:
+    return sorted(DOCS.glob("*.md"))
+
+
+def written() -> list[Path]:
+    """The README and every page of the manual written by hand."""
+    return [README, *(p for p in pages() if p.name not in GENERATED)]
+
+
+def blocks(path: Path, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+
+
+def make_reference() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "make_reference", REPO / "scripts" / "make_reference.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- pages and links ---------------------------------------------------------------------
+
+
+def nav_pages() -> list[str]:
+    """The pages ``mkdocs.yml`` lists in its ``nav`` (``- Title: page.md``)."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text[text.index("\nnav:") :]
+    return re.findall(r"^\s+- [^:]+: (\S+\.md)$", nav, re.M)
+
+
+def test_every_page_of_the_manual_is_in_the_site_and_linked() -> None:
+    names = [p.name for p in pages()]
+    assert sorted(nav_pages()) == sorted(names)
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    readme = README.read_text(encoding="utf-8")
+    for name in names:
+        if name != "index.md":
+            assert f"]({name})" in index, f"docs/index.md does not link {name}"
+            assert f"](docs/{name}" in readme, f"README.md does not link docs/{name}"
+
+
+def slug(heading: str) -> str:
+    """The anchor Python-Markdown's ``toc`` gives a heading (what mkdocs links to)."""
+    text = re.sub(r"[`*]", "", heading)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def anchors(path: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return {slug(h) for h in re.findall(r"^#+ (.+)$", text, re.M)}
+
+
+def test_every_link_lands_on_a_file_and_heading() -> None:
+    broken = []
+    for path in [README, *pages()]:
+        text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+://", target):
+                continue
+            file, _, anchor = target.partition("#")
+            landed = (path.parent / file).resolve() if file else path
+            if not landed.exists():
+                broken.append(f"{path.name}: {target} (no such file)")
+            elif anchor and landed.suffix == ".md" and anchor not in anchors(landed):
+                broken.append(f"{path.name}: {target} (no such heading)")
+    assert broken == []
+
+
+def test_the_module_map_says_what_the_layers_test_holds() -> None:
+    from tests.test_layers import ALLOWED
+
+    page = (DOCS / "development.md").read_text(encoding="utf-8")
+    said = {
+        part: {"*"} if may == "any" else {p.strip() for p in may.split(",")}
+        for part, may in re.findall(r"^\| `(\w+)` \| .* \| ([\w, ]+) \|$", page, re.M)
+    }
+    assert said == ALLOWED
+
+
+def test_the_readme_stays_short() -> None:
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 200
+
+
+# --- generated pages ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GENERATED)
+def test_generated_pages_are_what_the_code_makes(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    made = make_reference().PAGES[name]()
+    assert (DOCS / name).read_text(encoding="utf-8") == made, (
+        f"docs/{name} is stale: run python scripts/make_reference.py"
+    )
+
+
+# --- command lines -----------------------------------------------------------------------
+
+
+def command_lines() -> list[tuple[str, str]]:
+    """(page, command line) of every ``wahanorm …`` line in the ```sh blocks written by hand."""
+    found = []
+    for path in written():
+        for block in blocks(path, "sh"):
+            for line in block.replace("\\\n", " ").splitlines():
+                for piece in re.split(r"&&|\|\||\||;|>", line):
+                    words = shlex.split(piece, comments=True)
+                    if words[:1] == ["wahanorm"]:
+                        found.append((path.name, shlex.join(words)))
+    return found
+
+
+def test_the_pages_show_commands() -> None:
+    shown = {line.split()[1] for _, line in command_lines()}
+    assert {"convert", "diff", "crosscheck", "db", "show", "schema", "explain"} <= shown
+
+
+@pytest.mark.parametrize(("page", "line"), command_lines())
+def test_every_command_line_shown_is_one_the_program_takes(page: str, line: str) -> None:
+    parser = build_parser()
+    with contextlib.redirect_stderr(io.StringIO()) as said:
+        try:
+            parser.parse_args(shlex.split(line)[1:])
+        except SystemExit:
+            pytest.fail(f"{page}: {line}: {said.getvalue().strip()}")
+
+
+def options() -> list[tuple[str, str]]:
+    """(command, option) of every option of every command."""
+    found = []
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for option in sub._actions:
+                    found += [(name, s) for s in option.option_strings if s not in ("-h", "--help")]
+    return found
+
+
+def test_every_option_of_every_command_is_in_the_manual() -> None:
+    text = "\n".join(p.read_text(encoding="utf-8") for p in written())
+    missing = [
+        f"{cmd} {opt}"
+        for cmd, opt in options()
+        if not re.search(rf"`[^`]*{re.escape(opt)}\b", text)
+    ]
+    assert len(options()) > 20
+    assert missing == []
+
+
+# --- the README's examples ---------------------------------------------------------------
+
+
+def test_the_readmes_dump_excerpt_is_the_sample_as_printed() -> None:
+    readme = README.read_text(encoding="utf-8")
+    said = re.search(r"\(`(raw/[\w.]+)`, line (\d+)\)", readme)
+    assert said
+    lines = (REPO / said.group(1)).read_text(encoding="utf-8").splitlines()
+    (excerpt,) = blocks(README, "text")
+    shown = excerpt.splitlines()
+    start = int(said.group(2)) - 1
+    assert shown == lines[start : start + len(shown)]
+
+
+def test_the_readmes_json_is_what_out_holds() -> None:
+    readme = README.read_text(encoding="utf-8")
+    said = re.search(r"in `(out/[\w/.-]+\.json)`", readme)
+    assert said
+    written_file = json.loads((REPO / said.group(1)).read_text(encoding="utf-8"))
+    (shown,) = [json.loads(b) for b in blocks(README, "json")]
+    assert len(shown) >= 8
+    assert {k: written_file[k] for k in shown} == shown
+
+
+def test_the_readmes_samples_are_the_units_of_raw() -> None:
+    readme = README.read_text(encoding="utf-8")
+    said = re.search(r"`raw/` holds four real dumps of datasheet pages \(([^;]+);", readme)
+    assert said
+    index = json.loads((REPO / "out" / "index.json").read_text(encoding="utf-8"))
+    units = sorted(e["name"] for e in index["entities"] if e["kind"] == "datasheet")
+    assert sorted(n.strip() for n in said.group(1).replace("\n", " ").split(",")) == units
+    assert [e["edition"] for e in index["entities"] if e["kind"] == "datasheet"].count(11) == 1
+
+
+def test_the_readmes_python_prints_what_it_says(repo_cwd: Path) -> None:
+    (example,) = blocks(README, "python")
+    code = "\n".join(line.removeprefix("  ") for line in example.splitlines())
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "README.md", "exec"), {})
+    said = re.findall(r"^# (.*)$", code, re.M)
+    assert printed.getvalue().splitlines() == said
+
+
+def test_the_readmes_query_runs_on_the_samples(tmp_path: Path, repo_cwd: Path) -> None:
+    query = next(
+        shlex.split(line.strip())[2]
+        for block in blocks(README, "sh")
+        for line in block.splitlines()
+        if line.strip().startswith("sqlite3 ")
+    )
+    wahanorm.build_database("out", tmp_path / "rules.db")
+    db = sqlite3.connect(tmp_path / "rules.db")
+    rows: list[Any] = db.execute(query).fetchall()
+    db.close()
+    index = json.loads((REPO / "out" / "index.json").read_text(encoding="utf-8"))
+    core = sorted(
+        (e["edition"], e["id"])
+        for e in index["entities"]
+        if e["kind"] == "stratagem" and e["id"].startswith("core/")
+    )
+    assert sorted((edition, sid) for edition, sid, _ in rows) == core
+    assert all(isinstance(cp, int) for _, _, cp in rows)
+
+
+# --- the first run -----------------------------------------------------------------------
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "wahanorm", *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+def test_the_first_run_over_the_samples_says_what_to_expect(tmp_path: Path) -> None:
+    """``wahanorm convert`` as a newcomer runs it (raw/ → out/, in a real process): its summary
+    points to the README's note on the samples and to ``explain``, that note is in the README,
+    and every code the run prints is one ``explain`` knows."""
+    shutil.copytree(REPO / "raw", tmp_path / "raw")
+    done = _run(["convert", "--no-cache"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert 'see "The samples" in README.md' in done.stdout
+    assert "'wahanorm explain CODE' says what a [code] means" in done.stdout
+    assert "## The samples" in README.read_text(encoding="utf-8")
+    codes = set(re.findall(r"\[([a-z][a-z0-9-]+)\]$", done.stderr, re.M))
+    assert {"profile-missing", "hole", "conflict"} <= codes
+    for code in sorted(codes):
+        explained = _run(["explain", code], tmp_path)
+        assert explained.returncode == 0 and explained.stdout.startswith(code), code
+
+
+def test_a_run_over_the_users_inputs_points_to_explain_only(tmp_path: Path) -> None:
+    dump = REPO / "tests" / "fixtures" / "dumps" / "transport.txt"
+    done = _run(["convert", str(dump), "--out", "out", "--no-cache"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "[edition-guessed]" in done.stderr
+    assert "The samples" not in done.stdout
+    assert "'wahanorm explain CODE'" in done.stdout
