@@ -95,3 +95,33 @@ def test_names_spelt_otherwise_are_paired(report: CrosscheckReport) -> None:
         "likeness",
     )
     assert report.summary.named_differently == 6
+
+
+def test_the_manuals_example_is_what_crosscheck_prints(report: CrosscheckReport) -> None:
+    """The example at the top of ``docs/crosscheck.md``: each of its lines that is not cut
+    (``…``) or a side's heading (which names the inputs' paths) is a line of the real report."""
+    from wahanorm.outputs.crosscheck.render_text import render_text
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "crosscheck.md").read_text("utf-8")
+    example = page.split("```\n$ wahanorm crosscheck", 1)[1].split("```", 1)[0]
+    shown = [
+        line
+        for line in example.splitlines()[1:]
+        if line.strip() and "…" not in line and not line.startswith(("A: ", "B: "))
+    ]
+    printed = render_text(report, colour=False).splitlines()
+    assert len(shown) >= 4
+    assert [line for line in shown if line not in printed] == []
+
+
+def test_the_manuals_figures_are_the_report(report: CrosscheckReport) -> None:
+    """The table of figures in ``docs/crosscheck.md``: each kind's counts as the report has them."""
+    import re
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "crosscheck.md").read_text("utf-8")
+    rows = re.findall(r"^\| ([a-z ]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", page, re.M)
+    assert len(rows) == len(report.by_kind) == 5
+    for kind, *numbers in rows:
+        counts = report.by_kind[kind.replace(" ", "_")]
+        said = [int(n) for n in numbers]
+        assert said == [counts.compared, counts.disagreeing, counts.only_a, counts.only_b], kind

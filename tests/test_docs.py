@@ -285,3 +285,92 @@ def test_a_run_over_the_users_inputs_points_to_explain_only(tmp_path: Path) -> N
     assert "[edition-guessed]" in done.stderr
     assert "The samples" not in done.stdout
     assert "'wahanorm explain CODE'" in done.stdout
+
+
+# --- the report schemas of diff and crosscheck ---------------------------------------------
+
+
+def _report_models(module: ModuleType) -> dict[str, type[Any]]:
+    from pydantic import BaseModel
+
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if isinstance(value, type)
+        and issubclass(value, BaseModel)
+        and value is not BaseModel
+        and not name.startswith("_")
+    }
+
+
+@pytest.mark.parametrize("page", ["diff.md", "crosscheck.md"])
+def test_the_report_schema_a_page_shows_is_the_models(page: str) -> None:
+    """The outline of the JSON report (``Model`` then its fields, two spaces in) names every
+    model and field of ``outputs/<command>/result.py``, and nothing else; the JSON example is a
+    report the model reads."""
+    from importlib import import_module
+
+    command = page.removesuffix(".md")
+    module = import_module(f"wahanorm.outputs.{command}.result")
+    models = _report_models(module)
+    text = (DOCS / page).read_text(encoding="utf-8")
+    outline = next(b for b in blocks_untyped(text) if b.startswith(next(iter(models_top(models)))))
+    current: str | None = None
+    for line in outline.splitlines():
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            current = line.split()[0]
+            assert current in models, f"{page}: {current} is no model of {module.__name__}"
+            fields = set(models[current].model_fields)
+            for name in fields:
+                assert re.search(rf"\b{name}\b", outline), f"{page}: {current}.{name} not shown"
+        elif line.startswith("  ") and not line.startswith("   ") and current:
+            names = re.match(r"(?:\w+, )*\w+", line.strip())
+            assert names, line
+            for name in names.group(0).split(", "):
+                assert name in models[current].model_fields, f"{page}: {current} has no {name}"
+    shown = {line.split()[0] for line in outline.splitlines() if line and not line[0].isspace()}
+    assert shown == set(models), f"{page}: models not shown: {set(models) - shown}"
+    (example,) = blocks(DOCS / page, "json")
+    top = next(iter(models_top(models)))
+    models[top].model_validate(json.loads(example))
+
+
+def blocks_untyped(text: str) -> list[str]:
+    return re.findall(r"```\n(.*?)```", text, re.S)
+
+
+def models_top(models: dict[str, type[Any]]) -> list[str]:
+    """The report's own model (``DiffReport``, ``CrosscheckReport``)."""
+    return [name for name in models if name.endswith("Report")]
+
+
+def _within(shown: Any, real: Any) -> bool:
+    """``shown`` is ``real`` shortened: each key shown has its value within the real one, each
+    list item shown is within some real item."""
+    if isinstance(shown, dict):
+        return isinstance(real, dict) and all(
+            k in real and _within(v, real[k]) for k, v in shown.items()
+        )
+    if isinstance(shown, list):
+        return isinstance(real, list) and all(any(_within(s, r) for r in real) for s in shown)
+    return bool(shown == real)
+
+
+def test_the_crosscheck_example_is_what_the_fixtures_give(repo_cwd: Path) -> None:
+    """The JSON example of ``docs/crosscheck.md``, shortened from the run it names on the
+    committed fixtures."""
+    from wahanorm.outputs.canonical import canonical_json
+
+    page = (DOCS / "crosscheck.md").read_text(encoding="utf-8")
+    said = re.search(
+        r"Example \(`--kind (\w+) --field (\w+)`, the committed fixtures\n`([^`]+)` and `([^`]+)`",
+        page,
+    )
+    assert said
+    kind, field, a, b = said.groups()
+    report = wahanorm.crosscheck(a, b, kinds=[kind], fields=[field])
+    (example,) = blocks(DOCS / "crosscheck.md", "json")
+    real = json.loads(canonical_json(report))
+    assert _within(json.loads(example), real)
