@@ -46,6 +46,7 @@ from wahanorm.blocks.html_text import (
     item_text,
     nested_line,
     walk,
+    walk_nodes,
 )
 from wahanorm.contract.models import Block, Commentary, ListItem, Mode, RuleSection
 from wahanorm.errors import ParseFailure
@@ -421,4 +422,21 @@ def element_lines(
     builds: for a reader that takes a heading line off first)."""
     boxes: list[Box] = []
     lines = content_lines(walk(el, options.but(skip), tables, boxes))
+    return lines, boxes
+
+
+def nodes_lines(
+    text: str | None,
+    nodes: Iterable[Element],
+    skip: Iterable[str] = (),
+    tables: list[TableRows] | None = None,
+    options: Walk = SITE,
+    collect: bool = True,
+) -> tuple[list[TextLine], list[Box]]:
+    """``element_lines`` of a run of sibling nodes (a leading text, then each node with its
+    tail): a rule box printed after its heading. Without ``collect`` commentary boxes stay in
+    the lines (for a text whose entity holds no commentary)."""
+    boxes: list[Box] = []
+    found = walk_nodes(text, nodes, options.but(skip), tables, boxes if collect else None)
+    lines = content_lines(found)
     return lines, boxes
