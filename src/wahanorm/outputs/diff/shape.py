@@ -4,7 +4,7 @@ as a player reads them, and the layout of a text never mistaken for a change of 
 - **An output written before the shape** (contract version 2: a rule or stratagem without
   ``modes``) against one written after it: ``level`` takes the shape out of both sides (the
   lists' indentation, a cost in brackets ``- Into the Fray [+1CP]:`` read as the old ``+1CP`` /
-  ``- Into the Fray:``, the new fields) and counts a commentary box that was the tail of the old
+  ``- Into the Fray:``, the new fields) and counts a commentary box that was part of the old
   text as moved, not removed and added. What is left are the rules' own changes.
 - **Both written with the shape**: modes compared by name (``Into the Fray: +1CP → +2CP``),
   commentary by title, sections by label; a list whose words stay but whose nesting changed is
@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from wahanorm.contract.hashing import flat_text
 from wahanorm.outputs.diff.generic import compare_list
 from wahanorm.outputs.diff.result import Change
 from wahanorm.outputs.diff.values import Json, show, value_change
@@ -36,7 +37,6 @@ TEXT_FIELDS = ("text", "when", "target", "effect", "restrictions")
 """The flat text fields of rules and stratagems."""
 LAYOUT = "list layout changed"
 
-_COSTED_ITEM = re.compile(r"^- (?P<name>.+?) \[(?P<cost>[^\]\s]+)\]:(?P<rest>.*)$")
 _EDGE_PUNCTUATION = "[](){}:;,.!?\"'*-–"
 
 TIERS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -69,20 +69,6 @@ def level(old: Entity, new: Entity) -> tuple[Entity, Entity]:
     return without_shape(old), without_shape(new)
 
 
-def flat_text(text: str) -> str:
-    """A text as version 2 wrote it: no indentation, an item's cost a line of its own before
-    it (``- Into the Fray [+1CP]:`` → ``+1CP`` / ``- Into the Fray:``)."""
-    out: list[str] = []
-    for line in text.split("\n"):
-        line = line.lstrip(" ")
-        costed = _COSTED_ITEM.match(line)
-        if costed:
-            out += [costed.group("cost"), f"- {costed.group('name')}:{costed.group('rest')}"]
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
 def without_shape(entity: Entity) -> Entity:
     """An entity without the shape of its rules text: the fields of version 3 left out, the
     texts flat (``flat_text``); its variants alike."""
@@ -108,7 +94,7 @@ def without_shape(entity: Entity) -> Entity:
 
 def moved_commentary(flat: Entity, boxes: list[Json]) -> Entity:
     """``flat`` (written before the shape) with each commentary box of the other side that its
-    texts end with cut off them: the box moved out of the text, no change of the rules."""
+    texts hold cut out of them: the box moved out of the text, no change of the rules."""
     out = dict(flat)
     for box in reversed(boxes):
         if not isinstance(box, dict):
@@ -117,10 +103,10 @@ def moved_commentary(flat: Entity, boxes: list[Json]) -> Entity:
         for key in (*TEXT_FIELDS, "sections"):
             value = out.get(key)
             if isinstance(value, str):
-                out[key] = _without_tail(value, said)
+                out[key] = _without_box(value, said)
             elif key == "sections" and isinstance(value, list):
                 out[key] = [
-                    {**s, "text": _without_tail(str(s["text"]), said)}
+                    {**s, "text": _without_box(str(s["text"]), said)}
                     if isinstance(s, dict) and isinstance(s.get("text"), str)
                     else s
                     for s in value
@@ -128,16 +114,20 @@ def moved_commentary(flat: Entity, boxes: list[Json]) -> Entity:
     return out
 
 
-def _without_tail(text: str, tail: str) -> str:
-    """``text`` without ``tail`` at its end, compared by words (punctuation at their edges
-    aside: ``Example:`` / ``Example``); ``text`` itself when it does not end so."""
-    want = _keys(tail)
+def _without_box(text: str, box: str) -> str:
+    """``text`` without the words of ``box`` where it holds them in a row (once; the last
+    such run, a box is mostly printed at the end), compared by words (punctuation at their
+    edges aside: ``Example:`` / ``Example``); ``text`` itself when it does not hold them."""
+    want = _keys(box)
     found = list(re.finditer(r"\S+", text))
-    if not want or len(found) < len(want):
-        return text
-    if _keys(" ".join(m.group(0) for m in found[-len(want) :])) != want:
-        return text
-    return text[: found[-len(want)].start()].rstrip()
+    flat = [(key, n) for n, m in enumerate(found) for key in _keys(m.group(0))]
+    words = [key for key, _ in flat]
+    for start in range(len(words) - len(want), -1, -1) if want else ():
+        if words[start : start + len(want)] == want:
+            first, last = found[flat[start][1]], found[flat[start + len(want) - 1][1]]
+            head, tail = text[: first.start()].rstrip(), text[last.end() :].lstrip()
+            return f"{head}\n{tail}" if head and tail else head or tail
+    return text
 
 
 def _keys(text: str) -> list[str]:
