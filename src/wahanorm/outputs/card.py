@@ -463,7 +463,7 @@ def _generic(e: JSON, style: Style) -> list[str]:
     lines += _modes(e, style)
     if e.get("flavour"):
         lines += ["", *style.wrap(e["flavour"], indent="")]
-    if e.get("text"):
+    if e.get("text") and not _sections_hold_text(e):
         lines += ["", *style.wrap(e["text"], indent="")]
     for table in e.get("tables", []):
         lines += ["", *_rule_table(table, style)]
@@ -482,6 +482,13 @@ def _generic(e: JSON, style: Style) -> list[str]:
     if e.get("references"):
         lines += ["", *style.wrap(f"Refers to rules {', '.join(e['references'])}")]
     return lines
+
+
+def _sections_hold_text(e: JSON) -> bool:
+    """A rule whose whole text is its labelled sections (contract version 3 says so: nothing in
+    ``blocks``, the text outside every section): the card shows the sections alone, not the
+    text twice. An older output cannot say; its text is shown as before."""
+    return bool(e.get("sections")) and "blocks" in e and not e["blocks"]
 
 
 _CELL_WIDTH = 40
