@@ -6,7 +6,7 @@ entity, the others its ``variants``, and a diagnostic names the sources of both.
 
 A source that cannot mark the shape of rules text (a text dump: no nested lists, no commentary
 boxes) does not disagree by lacking it: a copy that marks no shape and says the same as a copy
-that does, once the shape is left out of both (``hashing.shapeless_hash``), is one more source of
+that does, once the shape is left out of both (``hashing.same_but_shape``), is one more source of
 that richer copy.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from wahanorm.contract.hashing import content_hash, has_shape, shapeless_hash
+from wahanorm.contract.hashing import content_hash, has_shape, same_but_shape
 from wahanorm.contract.ids import escape_unsafe, strip_unsafe
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
@@ -106,19 +106,18 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
 
 def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
     """Versions without a copy that marks no shape of its rules text where a copy that marks it
-    says the same (its sources added to that copy's)."""
+    says the same (``hashing.same_but_shape``): its sources are added to that copy's."""
     if len(versions) < 2:
         return versions
     shaped = [v for v in versions if has_shape(v)]
     if not shaped:
         return versions
-    richer: dict[str, Entity] = {}
-    for version in shaped:
-        richer.setdefault(shapeless_hash(version), version)
     kept: list[Entity] = []
     folded: dict[int, list[Entity]] = defaultdict(list)
     for version in versions:
-        host = None if has_shape(version) else richer.get(shapeless_hash(version))
+        host = None
+        if not any(version is s for s in shaped):
+            host = next((s for s in shaped if same_but_shape(version, s)), None)
         if host is None:
             kept.append(version)
         else:

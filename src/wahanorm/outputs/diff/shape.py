@@ -17,12 +17,11 @@ as a player reads them, and the layout of a text never mistaken for a change of 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from wahanorm.contract.hashing import flat_text
+from wahanorm.contract.hashing import cut_boxes, flat_text
 from wahanorm.outputs.diff.generic import compare_list
 from wahanorm.outputs.diff.result import Change
 from wahanorm.outputs.diff.values import Json, show, value_change
@@ -58,14 +57,14 @@ def lacks_shape(entity: Json) -> bool:
 
 def level(old: Entity, new: Entity) -> tuple[Entity, Entity]:
     """``old`` and ``new`` as comparable: when one side was written before the shape, both
-    without it (a commentary the old text ended with moved out of it, as the new side has it);
-    else as they are."""
+    without it (a commentary box the old text held cut out of it, as the new side has it apart:
+    ``hashing.cut_boxes``); else as they are."""
     if not (lacks_shape(old) or lacks_shape(new)):
         return old, new
     if lacks_shape(old) and not lacks_shape(new):
-        old = moved_commentary(old, new.get("commentary") or [])
+        old = cut_boxes(old, new.get("commentary"))
     elif lacks_shape(new) and not lacks_shape(old):
-        new = moved_commentary(new, old.get("commentary") or [])
+        new = cut_boxes(new, old.get("commentary"))
     return without_shape(old), without_shape(new)
 
 
@@ -90,44 +89,6 @@ def without_shape(entity: Entity) -> Entity:
     if isinstance(variants, list):
         out["variants"] = [without_shape(v) if isinstance(v, dict) else v for v in variants]
     return out
-
-
-def moved_commentary(flat: Entity, boxes: list[Json]) -> Entity:
-    """``flat`` (written before the shape) with each commentary box of the other side that its
-    texts hold cut out of them: the box moved out of the text, no change of the rules."""
-    out = dict(flat)
-    for box in reversed(boxes):
-        if not isinstance(box, dict):
-            continue
-        said = " ".join(str(x) for x in (box.get("title"), box.get("text")) if x)
-        for key in (*TEXT_FIELDS, "sections"):
-            value = out.get(key)
-            if isinstance(value, str):
-                out[key] = _without_box(value, said)
-            elif key == "sections" and isinstance(value, list):
-                out[key] = [
-                    {**s, "text": _without_box(str(s["text"]), said)}
-                    if isinstance(s, dict) and isinstance(s.get("text"), str)
-                    else s
-                    for s in value
-                ]
-    return out
-
-
-def _without_box(text: str, box: str) -> str:
-    """``text`` without the words of ``box`` where it holds them in a row (once; the last
-    such run, a box is mostly printed at the end), compared by words (punctuation at their
-    edges aside: ``Example:`` / ``Example``); ``text`` itself when it does not hold them."""
-    want = _keys(box)
-    found = list(re.finditer(r"\S+", text))
-    flat = [(key, n) for n, m in enumerate(found) for key in _keys(m.group(0))]
-    words = [key for key, _ in flat]
-    for start in range(len(words) - len(want), -1, -1) if want else ():
-        if words[start : start + len(want)] == want:
-            first, last = found[flat[start][1]], found[flat[start + len(want) - 1][1]]
-            head, tail = text[: first.start()].rstrip(), text[last.end() :].lstrip()
-            return f"{head}\n{tail}" if head and tail else head or tail
-    return text
 
 
 def _keys(text: str) -> list[str]:
