@@ -358,3 +358,14 @@ def test_a_card_shows_a_modes_cost_after_its_name() -> None:
     assert "Modes: Leap to Defend · Into the Fray [+1CP]" in lines
     assert "  - Into the Fray [+1CP]:" in lines
     assert not any(re.fullmatch(r"\s*\+1CP", line) for line in lines)
+
+
+def test_a_detachment_rules_sub_abilities_keep_their_text_at_column_0() -> None:
+    # Blood Tithe on the World Eaters page: <b>Enraged Abjuration [2BTP]</b><br><span
+    # class="kwb">BLOOD</span> …: in the nested text the item's second line sits at its text's
+    # column; it is the sub-ability's text from column 0.
+    result = wahanorm.convert([PAGE])
+    [tithe] = [e for e in result.entities if e.id == "khorne-daemonkin/blood-tithe"]
+    texts = [a.text for a in getattr(tithe, "abilities", [])]
+    assert len(texts) == 4 and not [t for t in texts if t.startswith(" ")]
+    assert texts[0].startswith("BLOOD LEGIONS and WORLD EATERS models from your army have the")
