@@ -104,6 +104,12 @@ def text_lines(
     return nested_lines(walk(el, SITE.but(skip, split_on), tables), split=SPLIT)
 
 
+def flat_text_lines(el: Element) -> list[str]:
+    """``text_lines`` with every list item at column 0, as the dumps and the export print a
+    datasheet's wargear options (an option and the choices it lists)."""
+    return flat_lines(walk(el, SITE))
+
+
 def text(el: Element, skip: Iterable[str] = ()) -> str:
     """The element's text on one line (elements with a class in ``skip`` left out)."""
     return " ".join(flat_lines(walk(el, SITE.but(skip))))

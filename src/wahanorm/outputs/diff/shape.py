@@ -133,10 +133,26 @@ def compare_blocks(path: str, label: str, old: Json, new: Json, out: list[Change
     """Paragraphs and lists: their words are the text's (compared there); a list whose
     nesting alone changed is said once. Nothing to say against a side that has no blocks (a
     source that cannot mark them)."""
-    if not old or not new or old == new:
-        return
+    if not old or not new or old == new or _skeleton(old) == _skeleton(new):
+        return  # the same nesting: what its words say is the text's to compare
     if _keys(" ".join(_strings(old))) == _keys(" ".join(_strings(new))):
         out.append(Change(path=path, op="changed", label=label, summary=f"{label}: {LAYOUT}"))
+
+
+def _skeleton(value: Json) -> Json:
+    """The nesting of paragraphs and lists without their words: how many items each list has,
+    at every level, and which are labelled or priced."""
+    if isinstance(value, list):
+        return [_skeleton(x) for x in value]
+    if isinstance(value, dict):
+        return (
+            bool(value.get("text")),
+            bool(value.get("label")),
+            value.get("cost"),
+            value.get("ordered"),
+            _skeleton(value.get("items") or []),
+        )
+    return None
 
 
 def _compare_named(
