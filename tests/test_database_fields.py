@@ -33,14 +33,17 @@ def _models_in(annotation: object) -> list[type[BaseModel]]:
     return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
 
 
-def contract_fields(model: type[BaseModel], prefix: str) -> Iterator[str]:
+def contract_fields(
+    model: type[BaseModel], prefix: str, within: tuple[type[BaseModel], ...] = ()
+) -> Iterator[str]:
     """Every leaf field of a model, as ``kind.field.subfield`` (a list's items by their own
-    fields; ``variants`` as one field: a variant is an entity of the same shape)."""
+    fields; ``variants`` as one field: a variant is an entity of the same shape; a list item's
+    own items (``ListItem.items``) as one field: they have the shape of their parent)."""
     for name, info in model.model_fields.items():
         nested = _models_in(info.annotation)
-        if nested and name != "variants":
+        if nested and name != "variants" and not set(nested) & {*within, model}:
             for inner in nested:
-                yield from contract_fields(inner, f"{prefix}{name}.")
+                yield from contract_fields(inner, f"{prefix}{name}.", (*within, model))
         else:
             yield f"{prefix}{name}"
 

@@ -94,16 +94,14 @@ def _field(name: str) -> str:
     return (PIECES / name).read_text(encoding="utf-8").rstrip("\n")
 
 
-def test_a_list_inside_a_list_item_stays_flat_in_the_text_and_is_known_nested() -> None:
+def test_a_list_inside_a_list_item_is_indented_in_the_text() -> None:
     # Malefic Surge (Detachment_abilities.csv of February 2026): "Unnatural Fortitude: …
     # select one of the following:<br><ul><li>Models in this unit have a 5+ …</li>…".
     raw = _field("malefic_surge.html")
     text, notes = field_text(raw)
     assert notes == ()
-    assert "the following:\n- Models in this unit have a 5+ invulnerable save.\n" in text
-    assert "\n  - Models in this unit have a 5+ invulnerable save." in "\n".join(
-        nested_lines(field_lines(raw))
-    )
+    assert "the following:\n  - Models in this unit have a 5+ invulnerable save.\n" in text
+    assert text == "\n".join(nested_lines(field_lines(raw).lines))
 
 
 def test_characteristic_boxes_read_as_the_page_reads_them() -> None:

@@ -63,7 +63,7 @@ def test_a_list_inside_a_list_item_is_one_level_deeper() -> None:
         "  While a unit is riled up:",
         "  - That unit has 5+ InSv.",
     ]
-    # Today's text: every item at column 0, as before.
+    # Flat, as a text dump prints it (other HTML, read as a dump next): every item at column 0.
     assert flat_lines(lines)[2:5] == [
         "- Become riled up, as stated in other rules.",
         "While a unit is riled up:",
@@ -73,17 +73,26 @@ def test_a_list_inside_a_list_item_is_one_level_deeper() -> None:
 
 def test_heroic_intervention_keeps_its_two_modes_and_the_sub_items_of_the_second() -> None:
     # Stratagems.csv line 20: two <ul>s, the second inside div.str11Text2 after the cost box.
+    # The labels are span.redPad at each item's start; the cost box div.str11CP2 "+1CP"
+    # prices the items of the list after it.
     lines = _lines(_sample_field("Stratagems.csv", 20, "HEROIC INTERVENTION"))
     assert nested_lines(lines)[3:] == [
         "- Leap to Defend: When selecting charge targets, you can only select enemy units that "
         "made a charge move this phase and are within the maximum distance.",
-        "+1CP",
-        "- Into the Fray:",
+        "- Into the Fray [+1CP]:",
         "  - When making the charge roll, if the result is greater than 6 (after modifiers), "
         "change it to 6.",
         '  - When selecting charge targets, you can select any enemy units that are within 6" '
         "of your unit and within the maximum distance.",
     ]
+    items = [(x.depth, x.label, x.cost, x.text[:20]) for x in lines if x.item]
+    assert items == [
+        (1, "Leap to Defend", None, "When selecting charg"),
+        (1, "Into the Fray", "+1CP", ""),
+        (2, None, None, "When making the char"),
+        (2, None, None, "When selecting charg"),
+    ]
+    assert "+1CP" not in [x.text for x in lines]  # the cost is no line of its own
 
 
 def test_an_ordered_list_is_marked_so() -> None:
@@ -96,13 +105,16 @@ def test_an_ordered_list_is_marked_so() -> None:
 
 def test_an_item_opening_with_a_block_keeps_its_bullet() -> None:
     # DISEMBARK MOVE on the World Eaters page: <li><div class="redPad">Rapid Disembark:</div>
-    # If that TRANSPORT …</li>. The bullet stands beside the item's first line.
+    # If that TRANSPORT …</li>. The label's box opens the item: the label and the text after
+    # it are the item's one line.
     lines = flat_lines(walk(parse_fragment(_piece("disembark_move.html"))))
     start = lines.index("BEFORE MOVING: Select disembark mode:")
-    assert lines[start + 1 : start + 4] == [
-        "- Rapid Disembark:",
-        "If that TRANSPORT made a normal or ingress move this phase, you must select this mode.",
-        "- Tactical Disembark:",
+    assert lines[start + 1 : start + 3] == [
+        "- Rapid Disembark: If that TRANSPORT made a normal or ingress move this phase, you "
+        "must select this mode.",
+        "- Tactical Disembark: Otherwise, If that TRANSPORT remained stationary or has not yet "
+        "been selected to move this phase, and if you can set up your unit as described below, "
+        "you must select this mode.",
     ]
     # Bold text that prints its own "- " is no list item: it stays as printed.
     assert lines[:3] == [

@@ -88,8 +88,8 @@ def test_load_reads_an_output_written_before_editions() -> None:
         ("stratagem", "core/insane-bravery", 10),
         ("stratagem", "embarked-regiment/duck-and-cover", 10),
     ]
-    # Its index.json says schema version 1: read as version 2, each entry 10th edition.
-    assert loaded.index.schema_version == 2
+    # Its index.json says schema version 1: read as version 3, each entry 10th edition.
+    assert loaded.index.schema_version == 3
     assert {e.edition for e in loaded.index.entities} == {10}
 
 
@@ -159,12 +159,16 @@ def test_diff_of_an_old_output_against_the_committed_out_shows_real_changes(
     assert any_phase.endswith(" → either player's turn: any phase")
 
 
-def test_an_index_of_version_1_becomes_version_2_and_others_pass_unchanged() -> None:
+def test_an_index_of_version_1_or_2_becomes_version_3_and_others_pass_unchanged() -> None:
     old = {"schema_version": 1, "entities": [{"id": "core/x", "kind": "rule"}]}
     assert current_index(old) == {
-        "schema_version": 2,
+        "schema_version": 3,
         "entities": [{"edition": 10, "id": "core/x", "kind": "rule"}],
     }
     assert old["entities"] == [{"id": "core/x", "kind": "rule"}]  # never changed in place
-    newer = {"schema_version": 3, "entities": []}
+    two = {"schema_version": 2, "entities": [{"edition": 11, "id": "core/x", "kind": "rule"}]}
+    assert current_index(two) == {**two, "schema_version": 3}
+    current = {"schema_version": 3, "entities": [{"edition": 11, "id": "core/x"}]}
+    assert current_index(current) is current
+    newer = {"schema_version": 4, "entities": []}
     assert current_index(newer) is newer

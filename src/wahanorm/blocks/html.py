@@ -18,7 +18,7 @@ from lxml import html as lxml_html
 
 from wahanorm.blocks.clean.characters import normalize_text
 from wahanorm.blocks.html_tables import TableRows
-from wahanorm.blocks.html_text import SITE, flat_lines, walk, walk_nodes
+from wahanorm.blocks.html_text import SITE, flat_lines, nested_lines, walk, walk_nodes
 
 Element: TypeAlias = Any
 """An ``lxml.html.HtmlElement`` (lxml ships no type information)."""
@@ -96,16 +96,23 @@ def text_lines(
     tables: list[TableRows] | None = None,
 ) -> list[str]:
     """The element's text as lines, the way the page shows it (``html_text.walk``): block
-    elements break lines, list items start with ``- ``, white space collapsed, the clean
-    stage's spelling, no blank lines. Elements with a class in ``split_on`` become a line
-    holding ``SPLIT``; elements with a class in ``skip`` are left out; given ``tables``, each
-    table of rows is appended to it as rows of cells and left out of the lines."""
-    return flat_lines(walk(el, SITE.but(skip, split_on), tables), split=SPLIT)
+    elements break lines, list items start with ``- `` (two spaces further in per level of
+    nesting), white space collapsed, the clean stage's spelling, no blank lines. Elements with
+    a class in ``split_on`` become a line holding ``SPLIT``; elements with a class in ``skip``
+    are left out; given ``tables``, each table of rows is appended to it as rows of cells and
+    left out of the lines."""
+    return nested_lines(walk(el, SITE.but(skip, split_on), tables), split=SPLIT)
+
+
+def flat_text_lines(el: Element) -> list[str]:
+    """``text_lines`` with every list item at column 0, as the dumps and the export print a
+    datasheet's wargear options (an option and the choices it lists)."""
+    return flat_lines(walk(el, SITE))
 
 
 def text(el: Element, skip: Iterable[str] = ()) -> str:
     """The element's text on one line (elements with a class in ``skip`` left out)."""
-    return " ".join(text_lines(el, skip=skip))
+    return " ".join(flat_lines(walk(el, SITE.but(skip))))
 
 
 def cell_text(el: Element) -> str:
@@ -123,4 +130,4 @@ def nodes_text(
     """Lines of a run of sibling nodes: a leading text, then elements with their tails
     (elements with a class in ``skip`` left out, their tails kept; tables as in
     ``text_lines``)."""
-    return flat_lines(walk_nodes(parent_text, nodes, SITE.but(skip), tables))
+    return nested_lines(walk_nodes(parent_text, nodes, SITE.but(skip), tables))

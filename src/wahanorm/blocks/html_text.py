@@ -21,12 +21,17 @@ of their id or class (cookie banners and ads of other HTML), and whether lines t
 stage's spelling (HTML that a text reader reads next keeps its characters for that reader's own
 clean stage, which reports what it repairs).
 
-The lines are enough to build the 11th edition's rules structure from (a paragraph and the list
-printed after it, items with their sub-items): depth-0 lines are paragraphs, an ``item`` line
-at depth *d* opens an item under the last open item at depth *d* − 1, other lines at depth *d*
-continue it. The site's own marks of that structure (a mode's label ``span.redPad``, its cost
-``div.str11CP2``, a commentary box ``div.blackComment`` with its ``div.bcHeader``) would become
-further fields or marks of a line, the way ``SPLIT`` and ``TABLE`` are now.
+The lines are enough to build the 11th edition's rules structure from (``blocks.rules_text``:
+a paragraph and the list printed after it, items with their sub-items): depth-0 lines are
+paragraphs, an ``item`` line at depth *d* opens an item under the last open item at depth
+*d* − 1, other lines at depth *d* continue it. The site's own marks of that structure are
+fields of a line: an item's label (``span.redPad`` / ``div.redPad`` at the item's start, a
+mode's name) and an extra cost (``div.str11CP2``, printed before the list whose items it
+prices). Given a ``commentary`` list, a commentary box (``div.blackComment`` headed by a
+``div.bcHeader``; ``div.redExample``, an example or a designer's note, titled by its bold lead)
+is walked apart into it instead of the lines; a ``blackComment`` without a header (an ability a
+rule grants) is rules text and stays. The FAQ and errata boxes under a rule
+(``faqErrataStrat``, ``faqErrataSpoiler``) are never its text.
 
 The walk is an ``lxml.etree.iterwalk`` over the tree, no recursion: time is linear and a
 document nested thousands deep is no problem.
@@ -81,6 +86,18 @@ CHROME = re.compile(r"(?:^|[\s_-])(?:cookie|consent|gdpr|advert|adsbygoogle|ad|a
 _HIDDEN = re.compile(r"display\s*:\s*none", re.I)
 _FRAGMENT_PARSER = etree.HTMLParser()
 
+# Never rules text on the site: the FAQ / errata boxes printed under a rule or card.
+SITE_SKIP = frozenset({"faqErrataStrat", "faqErrataSpoiler"})
+# An item's label at its start (a mode's name), an extra cost beside the next list.
+LABEL_CLASSES = frozenset({"redPad"})
+COST_CLASSES = frozenset({"str11CP2"})
+# Commentary: a box headed by its title, and the example / designer's note boxes.
+COMMENT_CLASSES = frozenset({"blackComment"})
+COMMENT_TITLE_CLASSES = frozenset({"bcHeader"})
+EXAMPLE_CLASSES = frozenset({"redExample"})
+_LEAD_TAGS = frozenset({"b", "strong"})
+_MAX_LEAD_WORDS = 4
+
 SPLIT = "split"
 """The mark of a separator element (``Walk.split_on``)."""
 TABLE = "table"
@@ -100,6 +117,18 @@ class TextLine(NamedTuple):
     """The innermost list is numbered (``<ol>``)."""
     mark: str | None = None
     """``SPLIT`` or ``TABLE`` for a line that only marks where something stood (text empty)."""
+    label: str | None = None
+    """For a line that opens an item: the label the source marks at the item's start, without
+    its colon (``Into the Fray``); ``text`` is then the rest (empty for a label alone)."""
+    cost: str | None = None
+    """For a line that opens an item: the extra cost printed beside its list (``+1CP``)."""
+
+
+class Box(NamedTuple):
+    """A commentary box walked apart from the text: its title and its own lines."""
+
+    title: str | None
+    lines: tuple[TextLine, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,23 +146,39 @@ class Walk:
     collapsed."""
     alternatives: frozenset[str] = field(default=ALTERNATIVE_CLASSES)
     one_line: frozenset[str] = field(default=ONE_LINE_CLASSES)
+    labels: frozenset[str] = field(default=LABEL_CLASSES)
+    """Classes of an item's label, read when the element opens the item."""
+    costs: frozenset[str] = field(default=COST_CLASSES)
+    """Classes of an extra cost printed before the list whose items it prices."""
+    comments: frozenset[str] = field(default=COMMENT_CLASSES | EXAMPLE_CLASSES)
+    """Classes of commentary boxes (walked apart when the caller collects commentary)."""
 
     watched: frozenset[str] = field(init=False, repr=False, compare=False)
     """Every class above: an element with none of them needs no further look."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "watched", self.skip | self.split_on | self.one_line)
+        watched = self.skip | self.split_on | self.one_line | self.labels | self.costs
+        object.__setattr__(self, "watched", watched | self.comments)
 
     def but(self, skip: Iterable[str] = (), split_on: Iterable[str] = ()) -> Walk:
-        """These options with ``skip`` and ``split_on`` classes (the page readers' calls)."""
+        """These options with more ``skip`` and ``split_on`` classes (the page readers' calls)."""
         if not skip and not split_on:
             return self
-        return replace(self, skip=frozenset(skip), split_on=frozenset(split_on))
+        return replace(
+            self, skip=self.skip | frozenset(skip), split_on=self.split_on | frozenset(split_on)
+        )
 
 
-SITE = Walk()
+SITE = Walk(skip=SITE_SKIP)
 """Wahapedia's own HTML: saved pages and the export's fields."""
-OTHER_HTML = Walk(chrome=True, clean=False, one_line=frozenset())
+OTHER_HTML = Walk(
+    chrome=True,
+    clean=False,
+    one_line=frozenset(),
+    labels=frozenset(),
+    costs=frozenset(),
+    comments=frozenset(),
+)
 """HTML that is no Wahapedia page, read as a text dump next."""
 
 
@@ -212,13 +257,18 @@ def _deep_document(text: str) -> Element:
 
 
 def walk(
-    el: Element, options: Walk = SITE, tables: list[TableRows] | None = None
+    el: Element,
+    options: Walk = SITE,
+    tables: list[TableRows] | None = None,
+    commentary: list[Box] | None = None,
 ) -> list[TextLine]:
     """The lines of an element (its own tail left out). Given ``tables``, each table of rows
-    is appended to it as rows of cells and leaves a ``TABLE`` mark in the lines."""
-    walker = _Walker(options, tables)
+    is appended to it as rows of cells and leaves a ``TABLE`` mark in the lines; given
+    ``commentary``, each commentary box is appended to it and left out of the lines."""
+    walker = _Walker(options, tables, commentary)
     walker.element(el)
     walker.flush()
+    walker.end_walk()
     return walker.lines
 
 
@@ -227,20 +277,33 @@ def walk_nodes(
     nodes: Iterable[Element],
     options: Walk = SITE,
     tables: list[TableRows] | None = None,
+    commentary: list[Box] | None = None,
 ) -> list[TextLine]:
     """The lines of a run of sibling nodes: a leading text, then each node with its tail."""
-    walker = _Walker(options, tables)
+    walker = _Walker(options, tables, commentary)
     walker.add(text)
     for node in nodes:
         if isinstance(node.tag, str):
             walker.element(node)
         walker.add(node.tail)
     walker.flush()
+    walker.end_walk()
     return walker.lines
 
 
+def item_text(line: TextLine) -> str:
+    """What follows an item's ``- ``: its label (and cost in brackets) and its text:
+    ``Into the Fray [+1CP]:``, ``Leap to Defend: When …``; a line that opens no item as it is."""
+    if not line.item or (line.label is None and line.cost is None):
+        return line.text
+    head = " ".join(x for x in (line.label, f"[{line.cost}]" if line.cost else None) if x)
+    if line.label is None:
+        return f"{head} {line.text}".rstrip()
+    return f"{head}: {line.text}".rstrip()
+
+
 def flat_lines(lines: Iterable[TextLine], split: str | None = None) -> list[str]:
-    """Lines as every reader prints them today: a list item ``- text`` at any depth, its other
+    """Lines flat, as a text dump prints them: a list item ``- text`` at any depth, its other
     lines as they are; marks left out, or printed as ``split`` where a separator stood."""
     out: list[str] = []
     for line in lines:
@@ -248,23 +311,30 @@ def flat_lines(lines: Iterable[TextLine], split: str | None = None) -> list[str]
             if line.mark == SPLIT and split is not None:
                 out.append(split)
         else:
-            out.append(f"- {line.text}" if line.item else line.text)
+            out.append(f"- {item_text(line)}" if line.item else line.text)
     return out
 
 
-def nested_lines(lines: Iterable[TextLine]) -> list[str]:
-    """Lines with nested lists shown: an item two spaces further in per level of nesting
-    (``- a`` / ``  - a.1``), its other lines at its text's column; marks left out."""
+def nested_line(line: TextLine) -> str:
+    """One line with its list's nesting shown: an item two spaces further in per level
+    (``- a`` / ``  - a.1``), an item's other lines at its text's column."""
+    if line.depth == 0:
+        return line.text
+    if line.item:
+        return f"{'  ' * (line.depth - 1)}- {item_text(line)}"
+    return f"{'  ' * line.depth}{line.text}"
+
+
+def nested_lines(lines: Iterable[TextLine], split: str | None = None) -> list[str]:
+    """Lines with nested lists shown (``nested_line``), the way the contract's texts hold
+    them; marks left out, or printed as ``split`` where a separator stood."""
     out: list[str] = []
     for line in lines:
         if line.mark is not None:
-            continue
-        if line.depth == 0:
-            out.append(line.text)
-        elif line.item:
-            out.append(f"{'  ' * (line.depth - 1)}- {line.text}")
+            if line.mark == SPLIT and split is not None:
+                out.append(split)
         else:
-            out.append(f"{'  ' * line.depth}{line.text}")
+            out.append(nested_line(line))
     return out
 
 
@@ -283,16 +353,26 @@ def is_chrome(el: Element) -> bool:
 class _Walker:
     """One walk: the lines so far, the pieces of the line being read, where in lists it is."""
 
-    __slots__ = ("bullet", "depth", "lines", "options", "ordered", "pieces", "tables")
+    __slots__ = (
+        "bullet", "commentary", "cost", "costs", "depth", "item_cost", "label", "lines",
+        "options", "ordered", "pieces", "tables",
+    )  # fmt: skip
 
-    def __init__(self, options: Walk, tables: list[TableRows] | None) -> None:
+    def __init__(
+        self, options: Walk, tables: list[TableRows] | None, commentary: list[Box] | None = None
+    ) -> None:
         self.options = options
         self.tables = tables
+        self.commentary = commentary
         self.lines: list[TextLine] = []
         self.pieces: list[str] = []
         self.depth = 0
         self.bullet = False  # the next line with text opens a list item
         self.ordered: list[bool] = []  # the kinds of the lists the walk is in
+        self.costs: list[str | None] = []  # the extra cost of each list the walk is in
+        self.cost: str | None = None  # a cost box read, waiting for its list
+        self.item_cost: str | None = None  # the cost of the item being opened
+        self.label: str | None = None  # the label of the item being opened
 
     def add(self, text: str | None) -> None:
         if text:
@@ -300,20 +380,39 @@ class _Walker:
 
     def flush(self) -> None:
         """End the line being read; a line without text is none (a pending bullet waits for
-        the item's first line of text, beside which a browser draws it)."""
+        the item's first line of text, beside which a browser draws it), unless the item has a
+        label: then the label alone opens it."""
         pieces = self.pieces
-        if not pieces:
+        text = ""
+        if pieces:
+            # str.split() cuts at the white space ``\\s`` matches, five times faster than a regex.
+            text = " ".join((pieces[0] if len(pieces) == 1 else "".join(pieces)).split())
+            pieces.clear()
+            if self.options.clean:
+                text = normalize_text(text)
+        label = self.label if self.bullet else None
+        if label is not None:
+            text = text.removeprefix(":").lstrip()  # a colon printed after the label's box
+        elif not text or (text == "-" and not self.bullet):
             return
-        # str.split() cuts at the white space ``\\s`` matches, five times faster than a regex.
-        text = " ".join((pieces[0] if len(pieces) == 1 else "".join(pieces)).split())
-        pieces.clear()
-        if self.options.clean:
-            text = normalize_text(text)
-        if not text or (text == "-" and not self.bullet):
-            return
+        if self.cost is not None:
+            self.cost_line()  # a cost box no list followed: its words stay, a line of its own
         ordered = self.ordered[-1] if self.ordered else False
-        self.lines.append(TextLine(text, self.depth, self.bullet, ordered))
+        cost = self.item_cost if self.bullet else None
+        self.lines.append(TextLine(text, self.depth, self.bullet, ordered, None, label, cost))
+        if self.bullet:
+            self.label = self.item_cost = None
         self.bullet = False
+
+    def cost_line(self) -> None:
+        cost, self.cost = self.cost, None
+        if cost:
+            self.lines.append(TextLine(cost, self.depth))
+
+    def end_walk(self) -> None:
+        """The end of the walk: a cost box still waiting for its list is a line of its own."""
+        if self.cost is not None:
+            self.cost_line()
 
     def mark(self, kind: str) -> None:
         self.flush()
@@ -379,16 +478,21 @@ class _Walker:
             self.flush()
             self.depth += 1
             self.bullet = True
+            self.label = None
+            self.item_cost = self.costs[-1] if self.costs else None
         elif tag in _LISTS:
             self.flush()
             self.ordered.append(tag == "ol")
+            self.costs.append(self.cost)
+            self.cost = None
         elif tag in _BREAKS:
             self.flush()
         return True
 
     def classed(self, el: Element, names: list[str]) -> bool:
         """An element with a class the options name: False when its content is left out
-        (skipped, a separator's mark, a characteristic box's one line)."""
+        (skipped, a separator's mark, a characteristic box's one line, a label or cost read
+        into the line, a commentary box walked apart)."""
         options = self.options
         if not options.skip.isdisjoint(names):
             return False
@@ -400,20 +504,75 @@ class _Walker:
             self.add(" ".join(t.strip() for t in el.itertext() if t.strip()))
             self.flush()
             return False
+        if not options.labels.isdisjoint(names) and self.opens_item():
+            label = self.spelt(" ".join("".join(el.itertext()).split())).rstrip(":").rstrip()
+            if label:
+                self.pieces.clear()
+                self.label = label
+                return False
+        if not options.costs.isdisjoint(names):
+            self.flush()
+            self.cost = self.spelt(" ".join("".join(el.itertext()).split())) or None
+            return False
+        if self.commentary is not None and not options.comments.isdisjoint(names):
+            box = commentary_box(el, names, options)
+            if box is not None:
+                self.flush()
+                self.commentary.append(box)
+                return False
         return True
+
+    def opens_item(self) -> bool:
+        """Nothing of the current list item read yet: an element here is at its start."""
+        return self.bullet and self.label is None and not "".join(self.pieces).strip()
+
+    def spelt(self, text: str) -> str:
+        return normalize_text(text) if self.options.clean else text
 
     def end(self, tag: str) -> None:
         self.flush()
         if tag == "li":
             self.depth -= 1
             self.bullet = False
+            self.label = self.item_cost = None
         elif tag in _LISTS:
             self.ordered.pop()
+            self.costs.pop()
 
     def cell(self, cell: Element) -> str:
         """A table cell's text on one line; a die's picture reads as its number."""
         cell, dice = with_die_faces(cell)
         return cell_line(flat_lines(walk(cell, self.options)), dice)
+
+
+def commentary_box(el: Element, names: Iterable[str], options: Walk = SITE) -> Box | None:
+    """A commentary box: a ``blackComment`` whose first element is its ``bcHeader`` (the title;
+    the rest is its text), or an example box titled by its bold lead (``<b>Example:</b> …``).
+    None for a ``blackComment`` without a header: an ability the rule grants, rules text."""
+    names = set(names)
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    plain = replace(options, comments=frozenset())
+    if names & COMMENT_CLASSES:
+        if first is None or COMMENT_TITLE_CLASSES.isdisjoint(str(first.get("class")).split()):
+            return None
+        title = " ".join("".join(first.itertext()).split())
+        lines = walk_nodes(first.tail, first.itersiblings(), plain)
+        return Box(_spelt(title, options) or None, tuple(lines))
+    lead = " ".join("".join(first.itertext()).split()) if first is not None else ""
+    if (
+        first is not None
+        and first.tag in _LEAD_TAGS
+        and not (el.text or "").strip()
+        and lead.endswith(":")
+        and len(lead.split()) <= _MAX_LEAD_WORDS
+    ):
+        lines = walk_nodes(first.tail, first.itersiblings(), plain)
+        return Box(_spelt(lead.rstrip(":").rstrip(), options) or None, tuple(lines))
+    return Box(None, tuple(walk(el, plain)))
+
+
+def _spelt(text: str, options: Walk) -> str:
+    return normalize_text(text) if options.clean else text
 
 
 def _is_alternative(el: Element, names: Iterable[str], classes: frozenset[str]) -> bool:

@@ -14,6 +14,12 @@ read, not refused and not mistaken for a change. The older versions (``schema_ve
   value that claims nothing. v1 did not tell "any phase" or its exclusions: ``any_phase`` false,
   ``excluded_phases`` empty, as the current defaults say.
 
+- **version 2** (before the shape of rules text): no ``blocks``, ``modes`` or ``commentary``
+  on rules, no ``sections`` on stratagems, lists flat in the texts. The new fields are read
+  empty (nesting, modes and commentary cannot be told from a flat text, and are not guessed);
+  the texts stay as written. ``outputs.diff`` compares such a file with a version-3 one by
+  their flattened texts, so the new layout is no rules change.
+
 Fields added later with defaults (points' ``add_on``, a rule's ``sections`` …) need no step
 here: the models fill them in. Anything this does not recognise is passed on unchanged, for the
 contract's validation to judge.
@@ -33,9 +39,10 @@ OLDEST_EDITION = 10
 
 def current_index(index: JSON) -> JSON:
     """``index.json`` of an older output in the current contract: version 1 (every output
-    before editions and after them until the version was raised) becomes version 2; entries
-    without ``edition`` are 10th edition, whatever the version; a newer or unknown version (or a current index) is passed on unchanged, for
-    the contract's validation to judge."""
+    before editions and after them until the version was raised) and version 2 (before the
+    shape of rules text) become version 3; entries without ``edition`` are 10th edition,
+    whatever the version; a newer or unknown version (or a current index) is passed on
+    unchanged, for the contract's validation to judge."""
     version = index.get("schema_version")
     entries = index.get("entities")
     if not isinstance(version, int) or version > SCHEMA_VERSION or not isinstance(entries, list):

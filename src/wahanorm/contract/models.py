@@ -1,4 +1,4 @@
-"""The output contract (schema version 2, ``vocabulary.SCHEMA_VERSION``) as pydantic models.
+"""The output contract (schema version 3, ``vocabulary.SCHEMA_VERSION``) as pydantic models.
 
 The models know nothing of Lark, of files or of JSON formatting: parsers build them, ``emit``
 serialises them. Every entity has ``kind``, ``id``, ``name`` and ``sources``; everything else is
@@ -278,6 +278,75 @@ class Datasheet(Entity):
     """Other versions seen under the same id when sources disagree."""
 
 
+class ListItem(Model):
+    """One item of a list in a rules text, with its own sub-items under it."""
+
+    text: str = ""
+    """The item's text without its label, its own line breaks kept (``\\n``); empty for an
+    item that only heads its sub-items (``Into the Fray:``)."""
+    label: str | None = None
+    """The name the source marks at the item's start (the site's red label), without its
+    colon: a mode's name where the mode is offered, the mode the item applies to elsewhere;
+    null when the item has none."""
+    cost: str | None = None
+    """An extra cost the source prints beside the item, as printed (``+1CP``); null when
+    none."""
+    items: list[ListItem] = []
+    """The item's own items, in printed order (a list inside the item)."""
+
+
+class Block(Model):
+    """A run of rules text: a paragraph and the list printed right after it."""
+
+    text: str = ""
+    """The paragraph, its lines joined by ``\\n``; empty for a list printed without a lead-in."""
+    items: list[ListItem] = []
+    """The list printed after the paragraph, in order; empty for a paragraph alone."""
+    ordered: bool = False
+    """The list is numbered (a sequence of steps)."""
+
+
+class Mode(Model):
+    """One mode a rule or stratagem offers: the first list item that carries a label, with its
+    extra cost where it has one (derived from the items, never chosen by words)."""
+
+    name: str
+    """The mode's name as printed (``Into the Fray``)."""
+    cost: str | None = None
+    """Its extra cost as printed (``+1CP``); null when it costs nothing extra."""
+    extra_cp: int | None = None
+    """The extra cost in command points (``+1CP`` → 1); null when none or not in CP."""
+    section: str | None = None
+    """The label of the section that offers it (``EFFECT``, ``BEFORE MOVING``); null when the
+    text has no labels."""
+    text: str = ""
+    """The mode's own text (empty when it only heads its items)."""
+    items: list[ListItem] = []
+    """The mode's items, in printed order."""
+
+
+class Commentary(Model):
+    """A commentary box printed beside a rule (a designer's explanation, an example): not a
+    rule, so kept apart from the rule's text and sections."""
+
+    title: str | None = None
+    """Its heading as printed (``INDIRECT FIRE``, ``Example``); null when it has none."""
+    text: str
+    """Its text, a list's items as ``- `` lines (two spaces further in per level)."""
+
+
+class RuleSection(Model):
+    """One labelled section of a rules text (``ELIGIBLE IF: …``, a stratagem's ``WHEN: …``)."""
+
+    label: str
+    """The label as printed, upper case, without its colon (``ELIGIBLE IF``, ``AFTER MOVING``)."""
+    text: str
+    """The section's text up to the next label; a list's items as ``- `` lines, two spaces
+    further in per level of nesting."""
+    blocks: list[Block] = []
+    """The section's text as paragraphs, each with the list printed after it."""
+
+
 class Stratagem(Entity):
     """A stratagem: its cost, where it comes from, and its WHEN / TARGET / EFFECT / RESTRICTIONS."""
 
@@ -298,11 +367,18 @@ class Stratagem(Entity):
     target: str | None = None
     """The TARGET section: what it is used on."""
     effect: str | None = None
-    """The EFFECT section: what it does."""
+    """The EFFECT section: what it does (lists and costs written as in ``Rule.text``)."""
     restrictions: str | None = None
     """The RESTRICTIONS section; null when none."""
     timing: Timing | None = None
     """Turn and phases derived from the WHEN; null when there is no WHEN."""
+    sections: list[RuleSection] = []
+    """The labelled sections (WHEN, TARGET, EFFECT, RESTRICTIONS) in printed order, each with
+    its paragraphs and lists; ``when`` … ``restrictions`` hold the same texts."""
+    modes: list[Mode] = []
+    """The modes the stratagem offers, in printed order; empty when it offers none."""
+    commentary: list[Commentary] = []
+    """Commentary boxes printed with the stratagem, out of its sections; empty when none."""
     variants: list[Stratagem] = []
     """Other versions seen under the same id when sources disagree."""
 
@@ -386,15 +462,6 @@ class Detachment(Entity):
     """Other versions seen under the same id when sources disagree."""
 
 
-class RuleSection(Model):
-    """One labelled section of an 11th-edition move or action (``ELIGIBLE IF: …``)."""
-
-    label: str
-    """The label as printed, upper case, without its colon (``ELIGIBLE IF``, ``AFTER MOVING``)."""
-    text: str
-    """The section's text up to the next label."""
-
-
 class Rule(Entity):
     """A rules entry: a core rule, a core ability, a weapon ability explained, a faction's army rule."""
 
@@ -403,7 +470,9 @@ class Rule(Entity):
     rule_number: str | None = None
     """The rules' number (``15.02``); null when unnumbered."""
     text: str
-    """The rule's text."""
+    """The rule's text without its commentary: a list's items as ``- `` lines, two spaces
+    further in per level of nesting, an item's extra cost in brackets after its label
+    (``- Into the Fray [+1CP]:``)."""
     tables: list[list[list[str]]] = []
     """Tables the rule prints (in dumps: announced "as shown below."), each a list of rows of
     cells, in the order the source prints them, out of ``text``; a caption is a row of one
@@ -412,6 +481,13 @@ class Rule(Entity):
     """What kind of rule the source says it is, when it says (``Movement Ability``)."""
     sections: list[RuleSection] = []
     """The labelled sections of a move or action, in order; empty for a rule without labels."""
+    blocks: list[Block] = []
+    """The text outside every labelled section (an intro; the whole text of a rule without
+    labels) as paragraphs, each with the list printed after it."""
+    modes: list[Mode] = []
+    """The modes the rule offers, in printed order; empty when it offers none."""
+    commentary: list[Commentary] = []
+    """Commentary boxes printed with the rule, out of its text and sections; empty when none."""
     references: list[str] = []
     """The numbered rules the text refers to (``(03.02)`` → ``03.02``), each once, in order."""
     variants: list[Rule] = []
@@ -474,9 +550,10 @@ class IndexEntry(Model):
 class Index(Model):
     """``out/index.json``: every entity, the run's diagnostics and counts."""
 
-    schema_version: Literal[2] = 2
+    schema_version: Literal[3] = 3
     """Version of the output contract (2: editions, per-phase timing, cost tiers, labelled
-    rules, detachments)."""
+    rules, detachments; 3: rules text as paragraphs and nested lists, modes, commentary,
+    stratagem sections)."""
     generator: str
     """The program and version that wrote the folder: ``wahanorm 0.1.0``."""
     data_version: str | None = None

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from wahanorm.contract.models import Turn
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the output contract (``schema_version`` of ``index.json``): 2 added editions,
-per-phase timing, cost tiers, labelled rules, detachments (see the README); ``migrate`` reads
-version 1 outputs as version 2."""
+per-phase timing, cost tiers, labelled rules, detachments; 3 added the shape of rules text
+(paragraphs and nested lists, modes with their extra cost, commentary apart, a stratagem's
+sections) (see the README); ``migrate`` reads version 1 and 2 outputs as version 3."""
 
 PROFILE_CHARACTERISTICS = (
     "movement",
@@ -139,3 +140,9 @@ def cost_text(points: dict[str, Any]) -> str:
     what = str(points.get("text") or points.get("models"))
     units = units_text(points)
     return f"{what}, {units}" if units else what
+
+
+def mode_title(mode: dict[str, Any]) -> str:
+    """A mode with its extra cost, as the rules text prints it: ``Into the Fray [+1CP]``."""
+    name = str(mode.get("name"))
+    return f"{name} [{mode['cost']}]" if mode.get("cost") else name

@@ -29,6 +29,7 @@ from wahanorm.contract.vocabulary import (
     ability_title,
     cost_text,
     edition_name,
+    mode_title,
     timing_text,
     weapon_title,
 )
@@ -211,11 +212,15 @@ class Style:
         return f"\x1b[1m{text}\x1b[0m" if self.bold else text
 
     def wrap(self, text: str, indent: str = "  ") -> list[str]:
-        """Wrapped lines of a text, its own line breaks kept."""
+        """Wrapped lines of a text, its own line breaks kept; a list item wrapped at its own
+        indent (its text's column), however deep it is nested."""
         lines: list[str] = []
         for para in _clean_lines(text):
+            body = para.lstrip(" ")
+            inner = indent + " " * (len(para) - len(body))
+            follow = inner + "  " if body.startswith("- ") else inner
             lines.extend(
-                textwrap.wrap(para, self.width, initial_indent=indent, subsequent_indent=indent)
+                textwrap.wrap(body, self.width, initial_indent=inner, subsequent_indent=follow)
                 or [indent]
             )
         return lines
@@ -401,9 +406,26 @@ def _stratagem(s: JSON, style: Style) -> list[str]:
         lines.append(_clean(f"Timing: {timing}"))
     if s.get("flavour"):
         lines += ["", *style.wrap(s["flavour"], indent="")]
+    lines += _modes(s, style)
     for field in ("when", "target", "effect", "restrictions"):
         if s.get(field):
             lines += ["", style.heading(f"{field.upper()}:"), *style.wrap(s[field])]
+    return lines + _commentary(s, style)
+
+
+def _modes(e: JSON, style: Style) -> list[str]:
+    """The modes a rule offers, each with its extra cost: ``Modes: Leap to Defend · Into the
+    Fray [+1CP]``."""
+    modes = [mode_title(m) for m in e.get("modes", [])]
+    return style.wrap(f"Modes: {' · '.join(modes)}", indent="") if modes else []
+
+
+def _commentary(e: JSON, style: Style) -> list[str]:
+    """Each commentary box under its title, apart from the rule."""
+    lines: list[str] = []
+    for box in e.get("commentary", []):
+        title = f"{box['title']} (commentary)" if box.get("title") else "Commentary"
+        lines += ["", style.heading(_clean(title)), *style.wrap(box["text"])]
     return lines
 
 
@@ -438,9 +460,10 @@ def _generic(e: JSON, style: Style) -> list[str]:
     ]
     if any(facts):
         lines.append(_clean(" · ".join(f for f in facts if f)))
+    lines += _modes(e, style)
     if e.get("flavour"):
         lines += ["", *style.wrap(e["flavour"], indent="")]
-    if e.get("text"):
+    if e.get("text") and not _sections_hold_text(e):
         lines += ["", *style.wrap(e["text"], indent="")]
     for table in e.get("tables", []):
         lines += ["", *_rule_table(table, style)]
@@ -455,9 +478,17 @@ def _generic(e: JSON, style: Style) -> list[str]:
         lines += ["", style.heading("RESTRICTIONS:"), *style.wrap(e["restrictions"])]
     for section in e.get("sections", []):
         lines += ["", style.heading(_clean(f"{section['label']}:")), *style.wrap(section["text"])]
+    lines += _commentary(e, style)
     if e.get("references"):
         lines += ["", *style.wrap(f"Refers to rules {', '.join(e['references'])}")]
     return lines
+
+
+def _sections_hold_text(e: JSON) -> bool:
+    """A rule whose whole text is its labelled sections (contract version 3 says so: nothing in
+    ``blocks``, the text outside every section): the card shows the sections alone, not the
+    text twice. An older output cannot say; its text is shown as before."""
+    return bool(e.get("sections")) and "blocks" in e and not e["blocks"]
 
 
 _CELL_WIDTH = 40

@@ -27,9 +27,10 @@ from wahanorm.errors import InputError, OutputError
 from wahanorm.outputs.canonical import canonical_json
 from wahanorm.outputs.output import JSON, Output
 
-DB_VERSION = 4
+DB_VERSION = 5
 """Version of the table layout; in the ``meta`` table (2: keyed by edition; 4: characteristic
-notes, per-model keywords, rule references and variants as rows)."""
+notes, per-model keywords, rule references and variants as rows; 5: the shape of rules text:
+``modes``, ``commentary``, ``text_items``, ``stratagem_sections``)."""
 
 SCHEMA_SQL = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -138,6 +139,31 @@ CREATE TABLE rule_sections (
   PRIMARY KEY (edition, rule_id, position),
   FOREIGN KEY (edition, rule_id) REFERENCES rules (edition, id)
 ) WITHOUT ROWID;
+CREATE TABLE stratagem_sections (
+  edition INTEGER NOT NULL, stratagem_id TEXT NOT NULL, position INTEGER NOT NULL,
+  label TEXT NOT NULL, text TEXT NOT NULL,
+  PRIMARY KEY (edition, stratagem_id, position),
+  FOREIGN KEY (edition, stratagem_id) REFERENCES stratagems (edition, id)
+) WITHOUT ROWID;
+CREATE TABLE modes (
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL,
+  position INTEGER NOT NULL, name TEXT NOT NULL, cost TEXT, extra_cp INTEGER, section TEXT,
+  text TEXT NOT NULL, PRIMARY KEY (edition, kind, entity_id, position),
+  FOREIGN KEY (edition, kind, entity_id) REFERENCES entities (edition, kind, id)
+) WITHOUT ROWID;
+CREATE TABLE commentary (
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL,
+  position INTEGER NOT NULL, title TEXT, text TEXT NOT NULL,
+  PRIMARY KEY (edition, kind, entity_id, position),
+  FOREIGN KEY (edition, kind, entity_id) REFERENCES entities (edition, kind, id)
+) WITHOUT ROWID;
+CREATE TABLE text_items (
+  edition INTEGER NOT NULL, kind TEXT NOT NULL, entity_id TEXT NOT NULL, field TEXT NOT NULL,
+  part_no INTEGER NOT NULL, block_no INTEGER NOT NULL, item_path TEXT NOT NULL,
+  label TEXT, cost TEXT, text TEXT NOT NULL, ordered INTEGER NOT NULL,
+  PRIMARY KEY (edition, kind, entity_id, field, part_no, block_no, item_path),
+  FOREIGN KEY (edition, kind, entity_id) REFERENCES entities (edition, kind, id)
+) WITHOUT ROWID;
 CREATE TABLE rule_references (
   edition INTEGER NOT NULL, rule_id TEXT NOT NULL, position INTEGER NOT NULL,
   reference TEXT NOT NULL, PRIMARY KEY (edition, rule_id, position),
@@ -203,6 +229,7 @@ CREATE INDEX detachment_rules_detachment ON detachment_rules (detachment);
 CREATE INDEX enhancements_detachment ON enhancements (detachment);
 CREATE INDEX profile_keywords_keyword ON profile_keywords (keyword);
 CREATE INDEX diagnostics_code ON diagnostics (code, severity);
+CREATE INDEX modes_name ON modes (name COLLATE NOCASE);
 """
 
 STAT_NAMES = (*PROFILE_CHARACTERISTICS, "invulnerable_save")
@@ -234,6 +261,36 @@ def _common_fields(kind: str, table: str | None) -> dict[str, str]:
     if table:
         fields[f"{kind}.name"] = f"{table}.name"
     return fields
+
+
+def _item_fields(prefix: str) -> dict[str, str]:
+    """A list's items (``ListItem``) in ``text_items``: one row per item, ``item_path`` its place
+    in the nesting (``1.2``: the second sub-item of the first item)."""
+    fields = {f"{prefix}.{name}": f"text_items.{name}" for name in ("text", "label", "cost")}
+    return {**fields, f"{prefix}.items": "text_items.item_path"}
+
+
+def _block_fields(prefix: str) -> dict[str, str]:
+    """Paragraphs with their lists (``Block``) in ``text_items``: a paragraph is the row whose
+    ``item_path`` is empty."""
+    return {
+        f"{prefix}.text": "text_items.text",
+        f"{prefix}.ordered": "text_items.ordered",
+        **_item_fields(f"{prefix}.items"),
+    }
+
+
+def _shape_fields(kind: str) -> dict[str, str]:
+    """The shape of a rule's or stratagem's rules text: its sections' paragraphs and lists, its
+    modes and its commentary."""
+    return {
+        **_block_fields(f"{kind}.sections.blocks"),
+        **{f"{kind}.modes.{name}": f"modes.{name}" for name in (
+            "name", "cost", "extra_cp", "section", "text")},
+        **_item_fields(f"{kind}.modes.items"),
+        f"{kind}.commentary.title": "commentary.title",
+        f"{kind}.commentary.text": "commentary.text",
+    }  # fmt: skip
 
 
 FIELDS: dict[str, str] = {
@@ -281,6 +338,9 @@ FIELDS: dict[str, str] = {
             "restrictions",
         )
     },
+    "stratagem.sections.label": "stratagem_sections.label",
+    "stratagem.sections.text": "stratagem_sections.text",
+    **_shape_fields("stratagem"),
     "stratagem.timing.turn": "stratagems.turn",
     "stratagem.timing.any_phase": "stratagems.any_phase",
     "stratagem.timing.phases.phase": "stratagem_phases.phase",
@@ -314,6 +374,8 @@ FIELDS: dict[str, str] = {
     "rule.sections.label": "rule_sections.label",
     "rule.sections.text": "rule_sections.text",
     "rule.references": "rule_references.reference",
+    **_shape_fields("rule"),
+    **_block_fields("rule.blocks"),
 }  # fmt: skip
 """Where each field of the contract (``kind.field.subfield``) is in the database, as
 ``table.column``, or (starting with ``-``) why it is not; ``tests/test_database.py`` walks the
@@ -622,6 +684,11 @@ def _stratagem_rows(s: JSON, rows: Rows, _: list[int]) -> None:
         rows["stratagem_excluded_phases"].append((ed, s["id"], phase))
     for field in ("when", "target", "effect", "restrictions"):
         _text(rows, s, field, s["name"], s.get(field))
+    for position, section in enumerate(s.get("sections", [])):
+        rows["stratagem_sections"].append(
+            (ed, s["id"], position, section["label"], section["text"])
+        )
+    _shape_rows(s, rows)
 
 
 def _stratagem_phase_rows(edition: int, stratagem_id: str, timing: JSON) -> Iterator[Row]:
@@ -641,7 +708,55 @@ def _rule_rows(r: JSON, rows: Rows, _: list[int]) -> None:
         rows["rule_sections"].append((ed, r["id"], position, section["label"], section["text"]))
     for position, reference in enumerate(r.get("references", [])):
         rows["rule_references"].append((ed, r["id"], position, reference))
+    _block_rows(r, rows, "blocks", 0, r.get("blocks", []))
+    _shape_rows(r, rows)
     _table_rows(r, rows)
+
+
+def _shape_rows(e: JSON, rows: Rows) -> None:
+    """A rule's or stratagem's sections' lists, modes and commentary. ``text_items.field`` says
+    what holds the item: ``sections`` (``part_no`` the section's position), ``blocks`` (the text
+    outside sections), ``modes`` (``part_no`` the mode's position). Each mode and commentary box
+    also goes to the full-text index (``mode:NAME``, ``commentary:TITLE``), apart from the
+    rule's own text."""
+    key = (_edition(e), e["kind"], e["id"])
+    for position, section in enumerate(e.get("sections", [])):
+        _block_rows(e, rows, "sections", position, section.get("blocks", []))
+    for position, mode in enumerate(e.get("modes", [])):
+        rows["modes"].append(
+            (*key, position, mode["name"], mode.get("cost"), mode.get("extra_cp"),
+             mode.get("section"), mode.get("text", ""))
+        )  # fmt: skip
+        _item_rows(rows, (*key, "modes", position, 0), mode.get("items", []), "")
+        said = "\n".join(x for x in (mode.get("text"), *_item_texts(mode.get("items", []))) if x)
+        _text(rows, e, f"mode:{mode['name']}", e["name"], said or mode["name"])
+    for position, box in enumerate(e.get("commentary", [])):
+        rows["commentary"].append((*key, position, box.get("title"), box["text"]))
+        _text(rows, e, f"commentary:{box.get('title') or ''}", e["name"], box["text"])
+
+
+def _block_rows(e: JSON, rows: Rows, field: str, part_no: int, blocks: list[JSON]) -> None:
+    for block_no, block in enumerate(blocks):
+        key = (_edition(e), e["kind"], e["id"], field, part_no, block_no)
+        ordered = int(bool(block.get("ordered")))
+        rows["text_items"].append((*key, "", None, None, block.get("text", ""), ordered))
+        _item_rows(rows, key, block.get("items", []), "", ordered)
+
+
+def _item_rows(rows: Rows, key: Row, items: list[JSON], parent: str, ordered: int = 0) -> None:
+    """One row per list item, depth first; ``item_path`` numbers from 1 at each level."""
+    for number, item in enumerate(items, start=1):
+        path = f"{parent}.{number}" if parent else str(number)
+        rows["text_items"].append(
+            (*key, path, item.get("label"), item.get("cost"), item.get("text", ""), ordered)
+        )
+        _item_rows(rows, key, item.get("items", []), path)
+
+
+def _item_texts(items: list[JSON]) -> Iterator[str]:
+    for item in items:
+        yield str(item.get("text") or "")
+        yield from _item_texts(item.get("items", []))
 
 
 def _table_rows(r: JSON, rows: Rows) -> None:

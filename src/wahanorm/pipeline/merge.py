@@ -3,6 +3,11 @@
 Copies that say the same thing (same content hash) become one entity with all their sources.
 Copies that disagree are all kept: the one most sources agree on (then the first read) is the
 entity, the others its ``variants``, and a diagnostic names the sources of both.
+
+A source that cannot mark the shape of rules text (a text dump: no nested lists, no commentary
+boxes) does not disagree by lacking it: a copy that marks no shape and says the same as a copy
+that does, once the shape is left out of both (``hashing.same_but_shape``), is one more source of
+that richer copy.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from wahanorm.contract.hashing import content_hash
+from wahanorm.contract.hashing import content_hash, has_shape, same_but_shape
 from wahanorm.contract.ids import escape_unsafe, strip_unsafe
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
@@ -81,7 +86,7 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
         by_hash.setdefault(content_hash(entity), []).append(entity)
     merged: list[Entity] = []
     for (edition, kind, entity_id), by_hash in sorted(groups.items()):
-        versions = [_combine(copies) for copies in by_hash.values()]
+        versions = _fold_shapeless([_combine(copies) for copies in by_hash.values()])
         versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
         if others:
@@ -97,6 +102,27 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
             head = head.model_copy(update={"variants": others})
         merged.append(head)
     return merged
+
+
+def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
+    """Versions without a copy that marks no shape of its rules text where a copy that marks it
+    says the same (``hashing.same_but_shape``): its sources are added to that copy's."""
+    if len(versions) < 2:
+        return versions
+    shaped = [v for v in versions if has_shape(v)]
+    if not shaped:
+        return versions
+    kept: list[Entity] = []
+    folded: dict[int, list[Entity]] = defaultdict(list)
+    for version in versions:
+        host = None
+        if not any(version is s for s in shaped):
+            host = next((s for s in shaped if same_but_shape(version, s)), None)
+        if host is None:
+            kept.append(version)
+        else:
+            folded[id(host)].append(version)
+    return [_combine([v, *folded[id(v)]]) if folded[id(v)] else v for v in kept]
 
 
 def _combine(copies: list[Entity]) -> Entity:

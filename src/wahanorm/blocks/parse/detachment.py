@@ -18,6 +18,7 @@ The dumps glue a heading onto the end of the previous ability's text
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 
 from wahanorm.contract.models import DetachmentAbility
@@ -77,7 +78,9 @@ def _abilities(lines: list[str]) -> tuple[list[str], list[DetachmentAbility]]:
             DetachmentAbility(
                 name=heading.group("name"),
                 cost=heading.group("cost"),
-                text="\n".join(lines[index + 1 : end]),
+                # an item's lines sit at its text's column in a nested text: the ability's
+                # text starts at column 0, its own items two spaces further in
+                text=textwrap.dedent("\n".join(lines[index + 1 : end])),
             )
         )
         index = end

@@ -5,10 +5,13 @@ rules they refer to (``(03.02)``), and rule numbers glued to names (``FIRING DEC
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark import Token, Transformer, v_args
 
 from wahanorm.blocks import grammar
+from wahanorm.blocks.html_text import TextLine
+from wahanorm.blocks.rules_text import RulesText, Sections, build, dump_lines
 from wahanorm.contract.models import RuleSection
 
 _REFERENCE = re.compile(r"\((\d{2}(?:\.\d{2}){0,3})\)")
@@ -36,13 +39,51 @@ _TO_SECTIONS = _ToSections()
 def rule_sections(text: str, path: str = "", line: int = 1) -> list[RuleSection]:
     """The labelled sections of a rule's text, in order; none for a text without labels. Every
     text parses (a line is a label or text), so this raises ``ParseFailure`` only on a grammar
-    fault."""
+    fault. (Readers build the whole shape with ``rules_text``; this reads a text alone.)"""
     if not text.strip():
         return []
-    tree = grammar.parse("labelled_rule", "labelled_rule", text, path, line)
-    result = _TO_SECTIONS.transform(tree)  # type: ignore[arg-type]
-    assert isinstance(result, list)
-    return result
+    return build(dump_lines(text.split("\n")), line_parts).sections
+
+
+Position = tuple[int, "str | None"]
+
+
+class _ToParts(Transformer[Token, object]):
+    """The parse as parts of line positions: a section is its label's line (with the rest of
+    that line) and the lines under it; lines outside sections are parts without a label, a
+    heading opening a part of its own."""
+
+    @v_args(inline=True)
+    def section(self, label: Token, *lines: Token) -> tuple[str, list[Position]]:
+        name = str(label).strip().removesuffix(":").strip()
+        rest = " ".join(str(x).strip() for x in lines if x.line == label.line)
+        under = [((x.line or 1) - 1, None) for x in lines if x.line != label.line]
+        return name, [((label.line or 1) - 1, rest), *under]
+
+    def labelled_rule(self, items: list[object]) -> Sections:
+        parts: list[tuple[str | None, list[Position]]] = []
+        for item in items:
+            if isinstance(item, tuple):
+                parts.append(item)
+            elif isinstance(item, Token):
+                if item.type == "HEADING" or not parts or parts[-1][0] is not None:
+                    parts.append((None, []))
+                parts[-1][1].append(((item.line or 1) - 1, None))
+        return Sections(parts=parts)
+
+
+_TO_PARTS = _ToParts()
+
+
+def line_parts(lines: list[str]) -> Sections:
+    """How the lines of a rule fall into its labelled sections (``grammars/labelled_rule.lark``;
+    the sectioner of ``rules_text``): a line per item, ``- `` at column 0. Every text parses
+    (a line is a label or text)."""
+    if not lines:
+        return Sections()
+    found = grammar.parse("labelled_rule", "labelled_rule", "\n".join(lines), transformer=_TO_PARTS)
+    assert isinstance(found, Sections)
+    return found
 
 
 def rule_references(text: str) -> list[str]:
@@ -79,3 +120,35 @@ def numbered_heading(name: str, text: str) -> tuple[str | None, str]:
     if number is None or heading.casefold() != name.casefold():
         return None, text
     return number, rest.strip()
+
+
+def numbered_heading_lines(name: str, lines: list[TextLine]) -> tuple[str | None, list[TextLine]]:
+    """``numbered_heading`` on lines: (the number, the lines without the heading's line)."""
+    if not lines or lines[0].item or lines[0].depth:
+        return None, lines
+    number, _ = numbered_heading(name, lines[0].text)
+    return (number, lines[1:]) if number is not None else (None, lines)
+
+
+def unglued_lines(lines: list[TextLine]) -> list[TextLine]:
+    """``unglue_numbered_headings`` on each line of text."""
+    out: list[TextLine] = []
+    for line in lines:
+        text = unglue_numbered_headings(line.text)
+        out.append(line._replace(text=text) if text != line.text else line)
+    return out
+
+
+def rule_fields(shape: RulesText) -> dict[str, Any]:
+    """A rule's fields of rules text (``models.Rule``) from its shape: its text, sections,
+    blocks, modes, commentary, and the numbered rules the text (its commentary included)
+    refers to."""
+    said = "\n".join([shape.text, *(c.text for c in shape.commentary)])
+    return {
+        "text": shape.text,
+        "sections": shape.sections,
+        "blocks": shape.blocks,
+        "modes": shape.modes,
+        "commentary": shape.commentary,
+        "references": rule_references(said),
+    }

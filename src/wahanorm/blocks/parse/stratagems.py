@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from lark import Token, Transformer, v_args
 
 from wahanorm.blocks import grammar
+from wahanorm.blocks.rules_text import RulesText, Sections
+from wahanorm.contract.models import RuleSection
+from wahanorm.errors import ParseFailure
 
 _CATEGORY = re.compile(r"^(?P<source>.*?)\s+[–-]\s+(?P<category>.+?)$")
 _STRATAGEM_WORD = re.compile(r"\s*\bStratagem\s*$", re.I)
+
+
+Numbered = tuple[int, str]
+"""A line of the parsed text (1-based) and its text."""
 
 
 @dataclass
@@ -25,6 +32,9 @@ class StratagemBody:
     restrictions: str | None = None
     trigger: str | None = None
     repeated: list[str] = field(default_factory=list)
+    parts: list[tuple[str, int, list[Numbered]]] = field(default_factory=list)
+    """Each section in printed order: its label (lower case), the line of the label, and its
+    lines (the rest of the label's line first) with their line numbers in the parsed text."""
 
 
 @dataclass
@@ -43,20 +53,24 @@ class StratagemEntry:
 @dataclass
 class _Section:
     label: str
-    lines: list[str]
+    line: int
+    lines: list[Numbered]
+
+    def texts(self) -> list[str]:
+        return [text for _, text in self.lines]
 
 
 class _Build(Transformer[Token, object]):
     """Turns the stratagem tree into the dataclasses above."""
 
     @v_args(inline=True)
-    def label(self, token: Token) -> str:
-        return str(token).rstrip(":").lower()
+    def label(self, token: Token) -> tuple[str, int]:
+        return str(token).rstrip(":").lower(), int(token.line or 0)
 
     def section(self, items: list[object]) -> _Section:
-        label = str(items[0])
-        lines = [str(t).strip() for t in items[1:]]
-        return _Section(label, [line for line in lines if line])
+        label, line = cast(tuple[str, int], items[0])
+        lines = [(int(t.line or 0), str(t).strip()) for t in cast(list[Token], items[1:])]
+        return _Section(label, line, [(n, text) for n, text in lines if text])
 
     def body(self, items: list[object]) -> StratagemBody:
         return _assemble_body([i for i in items if isinstance(i, _Section)])
@@ -118,42 +132,44 @@ def _assemble_body(sections: list[_Section]) -> StratagemBody:
     belong to the nearest earlier section that ends with a colon (WHEN "…one of the following
     rolls:" whose list the dumps print after EFFECT)."""
     body = StratagemBody()
-    texts: dict[str, list[str]] = {}
-    order: list[str] = []
+    texts: dict[str, list[Numbered]] = {}
+    label_lines: dict[str, int] = {}
     for section in sections:
         if section.label in texts:
-            extra = [line for line in section.lines if line not in texts[section.label]]
+            known = {text for _, text in texts[section.label]}
+            extra = [(n, line) for n, line in section.lines if line not in known]
             body.repeated.append(section.label)
-            if (extra and all(_is_bullet(x) or x.startswith("+") for x in extra)) or extra:
-                texts[section.label].extend(extra)
+            texts[section.label].extend(extra)
             continue
         texts[section.label] = list(section.lines)
-        order.append(section.label)
+        label_lines[section.label] = section.line
+    order = list(texts)
     _move_orphan_bullets(texts, order)
     for label, lines in texts.items():
-        setattr(body, label, "\n".join(lines) or None)
+        setattr(body, label, "\n".join(text for _, text in lines) or None)
+    body.parts = [(label, label_lines[label], texts[label]) for label in order]
     return body
 
 
-def _move_orphan_bullets(texts: dict[str, list[str]], order: list[str]) -> None:
+def _move_orphan_bullets(texts: dict[str, list[Numbered]], order: list[str]) -> None:
     for index, label in enumerate(order):
         lines = texts[label]
-        head = [x for x in lines if not _is_bullet(x)]
-        if not head or head[-1].endswith(":") or len(head) != _leading_plain(lines):
+        head = [x for x in lines if not _is_bullet(x[1])]
+        if not head or head[-1][1].endswith(":") or len(head) != _leading_plain(lines):
             continue
         bullets = lines[len(head) :]
         if not bullets:
             continue
         for earlier in reversed(order[:index]):
-            if texts[earlier] and texts[earlier][-1].endswith(":"):
+            if texts[earlier] and texts[earlier][-1][1].endswith(":"):
                 texts[earlier].extend(bullets)
                 texts[label] = head
                 break
 
 
-def _leading_plain(lines: list[str]) -> int:
+def _leading_plain(lines: list[Numbered]) -> int:
     count = 0
-    for line in lines:
+    for _, line in lines:
         if _is_bullet(line):
             break
         count += 1
@@ -177,3 +193,58 @@ def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
     body = grammar.parse("stratagem", "body", _text(text.split("\n")), path, first_line, _BUILD)
     assert isinstance(body, StratagemBody)
     return body
+
+
+def line_parts(lines: list[str]) -> Sections:
+    """How the lines of a stratagem's text fall into its sections (``grammars/stratagem.lark``;
+    the sectioner of ``rules_text``): a line per item, ``- `` at column 0. A text the grammar
+    cannot read is one part outside every section, with the failure."""
+    if not lines:
+        return Sections()
+    try:
+        body = parse_body("\n".join(lines))
+    except ParseFailure as failure:
+        return Sections(parts=[(None, [(i, None) for i in range(len(lines))])], failure=failure)
+    parts: list[tuple[str | None, list[tuple[int, str | None]]]] = []
+    for label, line, numbered in body.parts:
+        rest = " ".join(text for n, text in numbered if n == line)
+        under: list[tuple[int, str | None]] = [(n - 1, None) for n, _ in numbered if n != line]
+        parts.append((label.upper(), [(line - 1, rest), *under]))
+    return Sections(parts=parts, repeated=list(body.repeated))
+
+
+def body_of(shape: RulesText) -> StratagemBody:
+    """A stratagem's fields from its text in the contract's shape (``rules_text``): each the
+    text of its section."""
+    return StratagemBody(
+        when=shape.section_text("WHEN"),
+        target=shape.section_text("TARGET"),
+        effect=shape.section_text("EFFECT"),
+        restrictions=shape.section_text("RESTRICTIONS"),
+        trigger=shape.section_text("TRIGGER"),
+        repeated=list(shape.repeated),
+    )
+
+
+def stratagem_fields(shape: RulesText) -> dict[str, Any]:
+    """A stratagem's fields of rules text (``models.Stratagem``) from its shape: WHEN …
+    RESTRICTIONS, its sections, modes and commentary."""
+    body = body_of(shape)
+    return {
+        "when": body.when,
+        "target": body.target,
+        "effect": body.effect,
+        "restrictions": body.restrictions,
+        "sections": shape.sections,
+        "modes": shape.modes,
+        "commentary": shape.commentary,
+    }
+
+
+def whole_effect(shape: RulesText) -> RulesText:
+    """A text the stratagem grammar cannot cut (or with no label at all): all of it its
+    effect, one section, so that no rule text is lost."""
+    section = RuleSection(label="EFFECT", text=shape.text, blocks=shape.blocks)
+    return RulesText(
+        text=shape.text, sections=[section], modes=shape.modes, commentary=shape.commentary
+    )

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wahanorm.contract.vocabulary import timing_text
-from wahanorm.outputs.diff import datasheet
+from wahanorm.outputs.diff import datasheet, shape
 from wahanorm.outputs.diff.generic import compare_set, compare_value, label_of
 from wahanorm.outputs.diff.result import Change
 from wahanorm.outputs.diff.tables import compare_tables
@@ -36,11 +36,14 @@ FIELD_ORDER = (
     "keywords",
     "faction_keywords",
     "leader",
+    "modes",
     "when",
     "target",
     "effect",
     "restrictions",
     "text",
+    "sections",
+    "commentary",
     "tables",
 )
 """Fields shown first, in this order: the numbers players look for, then the rules text."""
@@ -65,7 +68,7 @@ def compare_entities(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
             # a field not of the contract's shape (a damaged or foreign file): compared as JSON
             del changes[found:]
             compare_value(key, label_of(key), a, b, changes)
-    return changes
+    return shape.drop_implied(new.get("kind"), old, new, changes)
 
 
 def _is_empty(value: Any) -> bool:
@@ -152,4 +155,8 @@ HANDLERS: dict[str, Handler] = {
     "abilities": datasheet.compare_abilities,
     "tables": compare_tables,
     "timing": compare_timing,
+    "modes": shape.compare_modes,
+    "commentary": shape.compare_commentary,
+    "sections": shape.compare_sections,
+    "blocks": shape.compare_blocks,
 }

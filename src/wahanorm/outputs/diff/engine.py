@@ -28,6 +28,7 @@ from wahanorm.outputs.diff.result import (
     SideSource,
     Status,
 )
+from wahanorm.outputs.diff.shape import level
 
 Entity = dict[str, Any]
 _ENTITY: TypeAdapter[Any] = TypeAdapter(AnyEntity)
@@ -73,6 +74,13 @@ def read_entities(snap: Snapshot) -> Entities:
         by_key[key] = current_entity(data)
         texts[key] = text
     return Entities(by_key, texts, version)
+
+
+def compare_files(old: Entity, new: Entity) -> list[Change]:
+    """The changes from one entity file to another, each read as the current contract, the
+    layout of their rules text levelled when one was written before it (``shape.level``)."""
+    old, new = level(old, new)
+    return compare_entities(_as_current(old), _as_current(new))
 
 
 def _as_current(data: Entity) -> Entity:
@@ -150,7 +158,7 @@ def _across_editions(a: Entities, b: Entities) -> dict[Key, Key]:
 
 
 def _distance(old: Entity, new: Entity) -> int:
-    return len(compare_entities(old, new))
+    return len(compare_files(old, new))
 
 
 def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
@@ -190,7 +198,7 @@ def _changed(a: Entities, b: Entities, grouper: Grouper) -> list[EntityDiff]:
         if a.texts[key] == b.texts[key]:
             continue  # canonical JSON: equal text is equal content, no need to look inside
         new = b.by_key[key]
-        changes = compare_entities(_as_current(a.by_key[key]), _as_current(new))
+        changes = compare_files(a.by_key[key], new)
         if changes:  # differences of order or spacing alone are no change
             diffs.append(_entity_diff("changed", new, grouper, changes=changes))
     return diffs
@@ -210,7 +218,7 @@ def _added_removed_renamed(a: Entities, b: Entities, grouper: Grouper) -> list[E
                 "renamed",
                 new,
                 grouper,
-                changes=compare_entities(_as_current(old), _as_current(new)),
+                changes=compare_files(old, new),
                 old_id=str(old.get("id")),
                 old_name=str(old.get("name")),
                 similarity=round(score * 100),

@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 
 from wahanorm.blocks import clean as cleaning
+from wahanorm.blocks import rules_text
 from wahanorm.blocks.clean.lines import Line
 from wahanorm.blocks.datasheet import DatasheetDraft, UnitRef, build_datasheet
 from wahanorm.blocks.edition import page_edition
+from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
-from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
 from wahanorm.blocks.parse.rule_tables import read_tables
-from wahanorm.blocks.parse.stratagems import parse_entry, split_source
+from wahanorm.blocks.parse.stratagems import parse_entry, split_source, stratagem_fields
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
@@ -245,6 +246,8 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
             f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
             block.first,
         )
+    sections = [(label, [text for _, text in lines]) for label, _, lines in body.parts]
+    fields = stratagem_fields(rules_text.dump_sections(sections))
     return Stratagem(
         id=make_id(entry.source, entry.name),
         name=entry.name,
@@ -254,11 +257,8 @@ def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
         category=entry.category,
         rule_number=entry.rule_number,
         flavour=entry.flavour,
-        when=entry.body.when,
-        target=entry.body.target,
-        effect=entry.body.effect,
-        restrictions=entry.body.restrictions,
-        timing=derive_timing(entry.body.when),
+        timing=derive_timing(fields["when"]),
+        **fields,
     )
 
 
@@ -369,8 +369,8 @@ def _rule(
             f"rule {name!r}: cells of the table announced here lost their values; kept as printed",
             body[index].number,
         )
-    text = "\n".join(read.lines)
-    if not text:
+    shape = rules_text.build(rules_text.dump_lines(read.lines), labelled_rule.line_parts, dump=True)
+    if not shape.text:
         report.warning("empty-text", f"rule {name!r} has a heading and no text", block.first)
         return None
     faction_rule = name.lower() in faction_names or any(
@@ -382,10 +382,8 @@ def _rule(
         name=name,
         sources=_source(path, block),
         rule_number=number,
-        text=text,
         tables=read.tables,
-        sections=rule_sections(text, path, block.lines[1].number),
-        references=rule_references(text),
+        **labelled_rule.rule_fields(shape),
     )
 
 

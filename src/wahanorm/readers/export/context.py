@@ -14,7 +14,7 @@ from wahanorm.blocks.edition import Edition, as_edition, link_edition
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign
-from wahanorm.readers.export.markup import field_parts, field_text, thawed
+from wahanorm.readers.export.markup import FieldLines, field_lines, field_parts, field_text, thawed
 from wahanorm.readers.export.tables import (
     Record,
     Table,
@@ -241,6 +241,17 @@ class ExportContext:
         for note in notes:
             self._note(table, record, column, note)
         return text, thawed(tables)
+
+    def rules_lines(
+        self, table: str, record: Record, column: str, tables: bool = False
+    ) -> FieldLines:
+        """A rules field as lines for ``blocks.rules_text``, its commentary boxes apart (and,
+        with ``tables``, its tables of rows out of the lines); what had to be repaired is
+        reported at its line."""
+        read = field_lines(record.get(column), with_tables=tables, with_commentary=True)
+        for note in read.notes:
+            self._note(table, record, column, note)
+        return read
 
     def optional(self, table: str, record: Record, column: str) -> str | None:
         """The clean text of a field, or None when it is empty."""

@@ -23,10 +23,19 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 from wahanorm.blocks.clean.characters import normalize_text
 from wahanorm.blocks.html_tables import TableRows, announces_table, is_partial
-from wahanorm.blocks.html_text import TABLE, TextLine, flat_lines, parse_fragment, walk
+from wahanorm.blocks.html_text import (
+    TABLE,
+    Box,
+    TextLine,
+    flat_lines,
+    nested_lines,
+    parse_fragment,
+    walk,
+)
 
 _WIDE_SPACE = re.compile(r"[ \t\u2000-\u200a\u3000\u00a0]+")
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
@@ -35,6 +44,16 @@ _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
 _BROKEN_CAPS = re.compile(r"\b(?=[A-Z]{2})(?=\w*[a-z])[A-Za-z]{4,}\b")
 Tables = tuple[tuple[tuple[str, ...], ...], ...]
 """Tables of a field, immutable (cached): rows of cells."""
+
+
+class FieldLines(NamedTuple):
+    """A field read: its lines (``html_text.TextLine``), its tables as rows of cells, its
+    commentary boxes (when asked for) and notes on what was repaired on the way."""
+
+    lines: tuple[TextLine, ...]
+    tables: Tables
+    boxes: tuple[Box, ...]
+    notes: tuple[str, ...]
 
 
 def frozen(tables: list[TableRows]) -> Tables:
@@ -49,56 +68,78 @@ def thawed(tables: Tables) -> list[TableRows]:
 
 @functools.lru_cache(maxsize=65536)
 def field_text(raw: str) -> tuple[str, tuple[str, ...]]:
-    """A field's text, and notes on what was repaired on the way (``escaped-markup``,
-    ``broken-caps:WORD``) so the caller can report them with the field's position."""
-    text, _, notes = _field(raw, with_tables=False)
-    return text, notes
+    """A field's text (nested lists two spaces further in per level), and notes on what was
+    repaired on the way (``escaped-markup``, ``broken-caps:WORD``) so the caller can report
+    them with the field's position."""
+    read = field_lines(raw)
+    return "\n".join(nested_lines(read.lines)), read.notes
 
 
 @functools.lru_cache(maxsize=4096)
 def field_parts(raw: str) -> tuple[str, Tables, tuple[str, ...]]:
     """A rule's field: its text without its tables, the tables as rows of cells, and notes
     (``field_text``'s, and ``table-missing:LINE``, ``table-empty``, ``table-partial``)."""
-    return _field(raw, with_tables=True)
+    read = field_lines(raw, with_tables=True)
+    return "\n".join(nested_lines(read.lines)), read.tables, read.notes
 
 
-def _field(raw: str, with_tables: bool) -> tuple[str, Tables, tuple[str, ...]]:
+@functools.lru_cache(maxsize=16384)
+def field_lines(raw: str, with_tables: bool = False, with_commentary: bool = False) -> FieldLines:
+    """A field as lines: with its tables of rows out of them (``with_tables``; else their
+    cells stay, a cell per line), with its commentary boxes apart (``with_commentary``; else
+    they stay in the lines)."""
     notes: list[str] = []
     tables: list[TableRows] | None = [] if with_tables else None
+    boxes: list[Box] | None = [] if with_commentary else None
     if "<" in raw or "&" in raw:
-        lines = _read(raw, tables, notes)
-        text = "\n".join(flat_lines(lines))
-        if _TAG.search(text):
+        lines = _read(raw, tables, notes, boxes)
+        flat = "\n".join(flat_lines(lines))
+        if _TAG.search(flat):
             # Markup escaped once more (``&lt;SPAN …&gt;``): its text is what was meant.
             notes.append("escaped-markup")
-            lines = _read(text, tables, notes)
-            text = "\n".join(flat_lines(lines))
+            lines = _read(flat, tables, notes, boxes)
         if tables is not None:
             notes.extend(missing_tables(lines))
     else:
-        text = plain_to_text(raw)
-    text, fixed = fix_broken_caps(text)
+        lines = plain_lines(raw)
+    lines, fixed = _caps_fixed(lines)
+    found_boxes: list[Box] = []
+    for box in boxes or []:
+        box_lines, box_fixed = _caps_fixed(list(box.lines))
+        found_boxes.append(Box(box.title, tuple(box_lines)))
+        fixed.extend(box_fixed)
     notes.extend(f"broken-caps:{word}" for word in fixed)
-    return text, frozen([t for t in tables or [] if t]), tuple(notes)
+    return FieldLines(
+        tuple(lines), frozen([t for t in tables or [] if t]), tuple(found_boxes), tuple(notes)
+    )
 
 
-def _read(raw: str, tables: list[TableRows] | None, notes: list[str]) -> list[TextLine]:
+def _caps_fixed(lines: list[TextLine]) -> tuple[list[TextLine], list[str]]:
+    fixed: list[str] = []
+    out: list[TextLine] = []
+    for line in lines:
+        text, words = fix_broken_caps(line.text)
+        label, label_words = fix_broken_caps(line.label) if line.label else (line.label, [])
+        fixed.extend(words + label_words)
+        out.append(line._replace(text=text, label=label) if words or label_words else line)
+    return out, fixed
+
+
+def _read(
+    raw: str, tables: list[TableRows] | None, notes: list[str], boxes: list[Box] | None
+) -> list[TextLine]:
     """The lines of a field with markup; each table it took out noted when empty or partial."""
+    if boxes is not None:
+        boxes.clear()  # a field read again (escaped once more): its boxes are read again
     if tables is None:
-        return field_lines(raw)
+        return walk(parse_fragment(raw), commentary=boxes)
     found: list[TableRows] = []
-    lines = field_lines(raw, found)
+    lines = walk(parse_fragment(raw), tables=found, commentary=boxes)
     notes.extend(
         "table-empty" if not t else "table-partial" for t in found if not t or is_partial(t)
     )
     tables.extend(found)
     return lines
-
-
-def field_lines(raw: str, tables: list[TableRows] | None = None) -> list[TextLine]:
-    """The lines of a field with markup; given ``tables``, each table of rows is appended to
-    it (a table without a row of text as an empty list) and marked in the lines."""
-    return walk(parse_fragment(raw), tables=tables)
 
 
 def missing_tables(lines: list[TextLine]) -> list[str]:
@@ -119,25 +160,42 @@ def _bullet(text: str) -> bool:
     return text.startswith("- ")
 
 
+def plain_lines(raw: str) -> list[TextLine]:
+    """A field without markup: each line in the clean spelling, blank lines dropped; a
+    ``- `` line is a list item."""
+    if "\n" not in raw:
+        return _plain_line(normalize_text(_WIDE_SPACE.sub(" ", raw)))
+    out: list[TextLine] = []
+    for line in raw.split("\n"):
+        text = normalize_text(_WIDE_SPACE.sub(" ", line))
+        if text and text != "-":
+            out.extend(_plain_line(text))
+    return out
+
+
+def _plain_line(text: str) -> list[TextLine]:
+    if text.startswith("- "):
+        return [TextLine(text[2:], 1, True)]
+    return [TextLine(text)] if text else []
+
+
 def plain_to_text(raw: str) -> str:
     """A field without markup: each line in the clean spelling, blank lines dropped."""
-    if "\n" not in raw:
-        return normalize_text(_WIDE_SPACE.sub(" ", raw))
-    lines = (normalize_text(_WIDE_SPACE.sub(" ", line)) for line in raw.split("\n"))
-    return "\n".join(line for line in lines if line and line != "-")
+    return "\n".join(nested_lines(plain_lines(raw)))
 
 
 def html_to_text(raw: str) -> str:
     """A field with markup as text: blocks, ``<br>`` and list items on lines of their own,
-    list items as ``- item``, every word kept, no markup left."""
-    return "\n".join(flat_lines(field_lines(raw)))
+    list items as ``- item`` (two spaces further in per level), every word kept, no markup
+    left."""
+    return "\n".join(nested_lines(walk(parse_fragment(raw))))
 
 
 def html_to_parts(raw: str) -> tuple[str, list[TableRows]]:
     """``html_to_text`` with each table of rows taken out as rows of cells (a table without a
     row of text is an empty list)."""
     tables: list[TableRows] = []
-    return "\n".join(flat_lines(field_lines(raw, tables))), tables
+    return "\n".join(nested_lines(walk(parse_fragment(raw), tables=tables))), tables
 
 
 def fix_broken_caps(text: str) -> tuple[str, list[str]]:

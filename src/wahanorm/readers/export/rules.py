@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import re
 
+from wahanorm.blocks import rules_text
+from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
-from wahanorm.blocks.parse.labelled_rule import (
-    numbered_heading,
-    rule_references,
-    rule_sections,
-    unglue_numbered_headings,
-)
+from wahanorm.blocks.rules_text import content_lines
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Detachment, DetachmentRule, Enhancement, Rule
 from wahanorm.readers.export.context import ExportContext
+from wahanorm.readers.export.markup import thawed
 from wahanorm.readers.export.tables import Record
 
 Links = dict[str, str]
@@ -196,8 +194,9 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             _unnamed(ctx, table, record, "ability", name, "-")
             continue
         faction = ctx.faction_name(table, record, record.get("faction_id")) or "core"
-        text, tables = ctx.rule_text(table, record, "description")
-        if not text:
+        read = ctx.rules_lines(table, record, "description", tables=True)
+        lines = content_lines(read.lines)
+        if not lines and not read.boxes:
             ctx.report.warning(
                 "empty-text",
                 f"ability {name!r} has no description",
@@ -206,17 +205,16 @@ def glossary(ctx: ExportContext) -> tuple[list[Rule], Links]:
             )
         if record.get("legend").strip():
             dropped_legends += 1
-        number, text = numbered_heading(name, text)
-        text = unglue_numbered_headings(text)
+        number, lines = labelled_rule.numbered_heading_lines(name, lines)
+        lines = labelled_rule.unglued_lines(lines)
+        shape = rules_text.build(lines, labelled_rule.line_parts, read.boxes)
         rule = Rule(
             id=make_id(faction, name),
             name=name,
             sources=[ctx.source(table, record)],
             rule_number=number,
-            text=text,
-            tables=tables,
-            sections=rule_sections(text, ctx.path(table), record.line_start),
-            references=rule_references(text),
+            tables=thawed(read.tables),
+            **labelled_rule.rule_fields(shape),
         )
         rules.append(rule)
         links[record.get("id")] = rule.id

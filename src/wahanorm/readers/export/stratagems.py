@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
-from wahanorm.blocks.parse.stratagems import StratagemBody, parse_body, split_source
+from wahanorm.blocks import rules_text
+from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse import stratagems as stratagem_text
+from wahanorm.blocks.parse.stratagems import split_source
 from wahanorm.blocks.parse.timing import derive_timing
+from wahanorm.blocks.rules_text import RulesText
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Rule, Stratagem, Timing
-from wahanorm.errors import ParseFailure
 from wahanorm.readers.export.context import ExportContext
 from wahanorm.readers.export.rules import Links, detachment_of
 from wahanorm.readers.export.tables import Record
@@ -68,8 +71,9 @@ def abilities(ctx: ExportContext) -> list[Rule]:
         if not is_ability_row(category):
             continue
         name = ctx.text(TABLE, record, "name")
-        text = ctx.text(TABLE, record, "description")
-        if not name or not text:
+        read = ctx.rules_lines(TABLE, record, "description")
+        shape = rules_text.build(read.lines, labelled_rule.line_parts, read.boxes)
+        if not name or not shape.text:
             ctx.report.error(
                 "missing-field",
                 f"{category} row {record.get('id')!r} has no {'name' if not name else 'text'}; "
@@ -84,10 +88,8 @@ def abilities(ctx: ExportContext) -> list[Rule]:
                 id=make_id(namespace, name),
                 name=name,
                 sources=[ctx.source(TABLE, record)],
-                text=text,
                 category=category,
-                sections=rule_sections(text, ctx.path(TABLE), record.line_start),
-                references=rule_references(text),
+                **labelled_rule.rule_fields(shape),
             )
         )
     _report_ability_columns(ctx, found)
@@ -145,9 +147,9 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
             line=record.line_start,
             path=ctx.path(TABLE),
         )
-    body = description_body(ctx, record, name)
-    timing = derive_timing(body.when)
-    _compare_timing(ctx, record, name, body.when, timing, tally)
+    fields = description_fields(ctx, record, name)
+    timing = derive_timing(fields["when"])
+    _compare_timing(ctx, record, name, fields["when"], timing, tally)
     return Stratagem(
         id=make_id(source, name),
         name=name,
@@ -156,11 +158,8 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         source=source,
         category=category,
         flavour=ctx.optional(TABLE, record, "legend"),
-        when=body.when,
-        target=body.target,
-        effect=body.effect,
-        restrictions=body.restrictions,
         timing=timing,
+        **fields,
     )
 
 
@@ -178,30 +177,32 @@ def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
     return None
 
 
-def description_body(ctx: ExportContext, record: Record, name: str) -> StratagemBody:
-    """The labelled sections of the description. A description the grammar cannot read is an
-    error; its whole text is kept in ``effect`` so that no rule text is lost."""
-    text = ctx.text(TABLE, record, "description")
-    if not text:
+def description_fields(ctx: ExportContext, record: Record, name: str) -> dict[str, Any]:
+    """The stratagem's fields of its description: its labelled sections (``rules_text``, cut
+    by the stratagem grammar). A description the grammar cannot read is an error; its whole
+    text is kept as effect (and its one section) so that no rule text is lost."""
+    read = ctx.rules_lines(TABLE, record, "description")
+    shape = rules_text.build(read.lines, stratagem_text.line_parts, read.boxes)
+    if not shape.text:
         ctx.report.warning(
             "empty-text",
             f"stratagem {name!r} has no description",
             line=record.line_start,
             path=ctx.path(TABLE),
         )
-        return StratagemBody()
-    try:
-        body = parse_body(text, ctx.path(TABLE), record.line_start)
-    except ParseFailure as failure:
+        return stratagem_text.stratagem_fields(RulesText())
+    if shape.failure is not None:
         ctx.report.error(
             "stratagem-body",
-            f"stratagem {name!r}: {failure.message}; the whole description is kept as effect",
+            f"stratagem {name!r}: {shape.failure.message}; the whole description is kept as effect",
             line=record.line_start,
             path=ctx.path(TABLE),
-            excerpt=failure.excerpt,
+            excerpt=shape.failure.excerpt,
         )
-        return StratagemBody(effect=text)
-    if body.trigger:
+        return stratagem_text.stratagem_fields(stratagem_text.whole_effect(shape))
+    fields = stratagem_text.stratagem_fields(shape)
+    trigger = shape.section_text("TRIGGER")
+    if trigger:
         # The Aeldari manoeuvres: TRIGGER stands where WHEN would, and the contract has no
         # trigger field; it is kept as the WHEN it plays the part of.
         ctx.report.info(
@@ -210,11 +211,12 @@ def description_body(ctx: ExportContext, record: Record, name: str) -> Stratagem
             line=record.line_start,
             path=ctx.path(TABLE),
         )
-        if body.when is None:
-            body.when = body.trigger
+        if fields["when"] is None:
+            fields["when"] = trigger
         else:
-            body.effect = "\n".join(x for x in (f"TRIGGER: {body.trigger}", body.effect) if x)
-    return body
+            effect = fields["effect"]
+            fields["effect"] = "\n".join(x for x in (f"TRIGGER: {trigger}", effect) if x)
+    return fields
 
 
 def _compare_timing(

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from wahanorm.blocks import html as dom
+from wahanorm.blocks import rules_text
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.html_tables import TableRows
-from wahanorm.blocks.parse.labelled_rule import rule_references, rule_sections
-from wahanorm.blocks.parse.stratagems import split_source
+from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse.stratagems import split_source, stratagem_fields, whole_effect
 from wahanorm.blocks.parse.timing import derive_timing
+from wahanorm.blocks.rules_text import RulesText
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Rule, RuleSection, SourceRef, Stratagem
 from wahanorm.errors import Report
@@ -144,24 +147,34 @@ def _in_class(el: Element, cls: str, stop: Element) -> bool:
 
 @dataclass
 class CardBody:
-    """The rules text of a card: its lines as the page shows them, the labelled sections they
-    make (``WHEN``, ``ELIGIBLE IF`` …), and its tables of rows."""
+    """The rules text of a card in the contract's shape (``blocks.rules_text``: its flat text,
+    the labelled sections it makes (``WHEN``, ``ELIGIBLE IF`` …) with their lists, its modes and
+    commentary), and its tables of rows."""
 
-    text: str
-    sections: list[RuleSection] = field(default_factory=list)
+    shape: RulesText = field(default_factory=RulesText)
     tables: list[TableRows] = field(default_factory=list)
 
+    @property
+    def text(self) -> str:
+        """The card's flat text (commentary out of it)."""
+        return self.shape.text
 
-def _card_body(text_el: Element | None, ctx: TooltipContext) -> CardBody:
-    """The one place a card's ``div.str11Text`` becomes text and sections (what a shared
-    builder of structured rules text will replace): the page's lines (FAQ and errata boxes left
-    out), cut into sections at their labels by ``grammars/labelled_rule.lark``."""
+    @property
+    def sections(self) -> list[RuleSection]:
+        """The card's labelled sections, in printed order."""
+        return self.shape.sections
+
+
+def _card_body(text_el: Element | None) -> CardBody:
+    """The one place a card's ``div.str11Text`` becomes rules text: the shared builder
+    (``rules_text.read_element``, FAQ and errata boxes left out) cuts the page's lines into
+    sections at their labels (``grammars/labelled_rule.lark``), a stratagem card's and a move's
+    alike, with their lists, modes and commentary apart."""
     if text_el is None:
-        return CardBody("")
+        return CardBody()
     tables: list[TableRows] = []
-    text = "\n".join(dom.text_lines(text_el, skip=FAQ_BOXES, tables=tables))
-    sections = rule_sections(text, ctx.display, text_el.sourceline or 1)
-    return CardBody(text, sections, tables)
+    shape = rules_text.read_element(text_el, "rule", skip=FAQ_BOXES, tables=tables)
+    return CardBody(shape, tables)
 
 
 def read_card(
@@ -178,7 +191,7 @@ def read_card(
     report_numbers("card", head, ctx.report, wrap.sourceline)
     start, end = dom.line_range(wrap)
     sources = [SourceRef(path=ctx.display, line_start=start, line_end=end)]
-    body = _card_body(dom.select_one(wrap, "div", "str11Text"), ctx)
+    body = _card_body(dom.select_one(wrap, "div", "str11Text"))
     type_el = dom.select_one(wrap, "div", "str11Type")
     if type_el is not None:
         return _stratagem(wrap, head, dom.text(type_el), body, sources, detachment, ctx)
@@ -235,10 +248,11 @@ def _stratagem(
 
 def _stratagem_fields(
     name: str, body: CardBody, ctx: TooltipContext, line: int | None
-) -> dict[str, str | None]:
-    """WHEN / TARGET / EFFECT / RESTRICTIONS from the card's sections. A text without labels is
-    kept as the effect (a warning); one whose sections do not hold all of it, or that holds
-    another label, is kept whole as the effect (an error)."""
+) -> dict[str, Any]:
+    """WHEN / TARGET / EFFECT / RESTRICTIONS from the card's sections, with the sections, modes
+    and commentary. A text without labels is kept as the effect (a warning); one whose sections
+    do not hold all of it, or that holds another label, is kept whole as the effect (an
+    error)."""
     if not body.text:
         ctx.report.warning("empty-text", f"stratagem {name!r} has no text", line=line)
         return {}
@@ -248,8 +262,8 @@ def _stratagem_fields(
             f"stratagem {name!r} has no WHEN/TARGET/EFFECT: its text is kept as the effect",
             line=line,
         )
-        return {"effect": body.text}
-    fields: dict[str, str | None] = {}
+        return stratagem_fields(whole_effect(body.shape))
+    fields: dict[str, Any] = {}
     other = [s.label for s in body.sections if s.label not in _FIELDS]
     repeated = len({_FIELDS.get(s.label) for s in body.sections}) < len(body.sections)
     said = " ".join(f"{s.label}: {s.text}" for s in body.sections)
@@ -266,10 +280,16 @@ def _stratagem_fields(
             f"stratagem {name!r}: {problem}; its whole text is kept as its effect",
             line=line,
         )
-        return {"effect": body.text}
+        return stratagem_fields(whole_effect(body.shape))
     for section in body.sections:
         fields[_FIELDS[section.label]] = section.text or None
-    return fields
+    shape = body.shape
+    return {
+        **fields,
+        "sections": shape.sections,
+        "modes": shape.modes,
+        "commentary": shape.commentary,
+    }
 
 
 def _move(
@@ -303,9 +323,7 @@ def _move(
         name=head.name,
         sources=sources,
         rule_number=head.number,
-        text=body.text,
         tables=[t for t in body.tables if t],
         category=kinds[0] if kinds else None,
-        sections=body.sections,
-        references=rule_references(body.text),
+        **labelled_rule.rule_fields(body.shape),
     )

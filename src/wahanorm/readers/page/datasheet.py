@@ -509,13 +509,14 @@ def _read_section(
 
 
 def _read_wargear_options(content: list[Element], draft: DatasheetDraft, ctx: FrameContext) -> None:
-    """One option per top-level list item, its sub-list kept as ``- `` lines; a footnote
-    (``dsOptionsComment``) is an option line of its own."""
+    """One option per top-level list item, its sub-list kept as ``- `` lines at column 0 (as
+    the dumps and the export print them: an option is one string of the contract, not rules
+    text with nested lists); a footnote (``dsOptionsComment``) is an option line of its own."""
     options: list[str] = []
     for el in content:
         if el.tag in ("ul", "ol"):
             for item in dom.children(el):
-                lines = dom.text_lines(item)
+                lines = dom.flat_text_lines(item)
                 if lines:
                     lines[0] = lines[0].removeprefix("- ")
                     options.append("\n".join(lines))

@@ -23,8 +23,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from wahanorm.blocks import html as dom
+from wahanorm.blocks import rules_text
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.html_tables import TableRows
+from wahanorm.blocks.html_text import nested_line
+from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Detachment, DetachmentRule, Rule, SourceRef
@@ -350,18 +353,24 @@ def _rule_box(head: Element, detachment: str | None, ctx: TooltipContext) -> Ent
     flavour = [n for n in following if isinstance(n.tag, str) and dom.has_class(n, _FLAVOUR)]
     skip = (*FAQ_BOXES, _FLAVOUR) if detachment is not None else FAQ_BOXES
     tables: list[TableRows] = []
-    lines = dom.nodes_text(head.tail, following, skip=skip, tables=tables)
+    # An army rule is read as the rule's tooltip is: its commentary apart (a detachment rule's
+    # text has no place for commentary: it stays in it, as in the detachment rule's tooltip).
+    lines, boxes = rules_text.nodes_lines(
+        head.tail, following, skip, tables, collect=detachment is None
+    )
+    text = "\n".join(nested_line(x) for x in lines)
     start, end = dom.line_range(head.getparent())
     sources = [SourceRef(path=ctx.display, line_start=start, line_end=end)]
-    if not name or not lines:
+    if not name or not (text or boxes):
         ctx.report.warning("empty-text", f"rule {name!r} has no text", line=head.sourceline)
         return None
-    text = "\n".join(lines)
     report_tables(f"rule {name!r}", tables, ctx.report, head.sourceline)
     tables = [t for t in tables if t]
     if detachment is None:
+        shape = rules_text.build(lines, labelled_rule.line_parts, boxes)
+        fields = labelled_rule.rule_fields(shape)
         return Rule(
-            id=make_id(ctx.faction, name), name=name, sources=sources, text=text, tables=tables
+            id=make_id(ctx.faction, name), name=name, sources=sources, tables=tables, **fields
         )
     flavour_text = "\n".join(line for n in flavour for line in dom.text_lines(n)) or None
     split = split_detachment_text(text)  # as the rule's tooltip is read

@@ -17,22 +17,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from wahanorm.blocks import html as dom
+from wahanorm.blocks import rules_text
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.html_tables import TableRows
+from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
-from wahanorm.blocks.parse.labelled_rule import (
-    numbered_heading,
-    rule_references,
-    rule_sections,
-    split_rule_number,
-)
-from wahanorm.blocks.parse.stratagems import parse_body, split_source
+from wahanorm.blocks.parse.labelled_rule import split_rule_number
+from wahanorm.blocks.parse.stratagems import split_source, stratagem_fields, whole_effect
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import DetachmentRule, Enhancement, Rule, SourceRef, Stratagem
-from wahanorm.errors import ParseFailure
 from wahanorm.readers.base import Entity
 from wahanorm.readers.page import cards
 from wahanorm.readers.page.cards import CARD, FAQ_BOXES, Heading, heading
@@ -188,8 +185,8 @@ def _rule(
     a core rule. ``alone`` is False for a rule whose tooltip also holds cards: without text of
     its own besides them it is none (and nothing is said)."""
     tables: list[TableRows] = []
-    lines = dom.text_lines(span, skip=_NOT_TEXT + skip, tables=tables)
-    if not head.name or not lines:
+    lines, boxes = rules_text.element_lines(span, _NOT_TEXT + skip, tables)
+    if not head.name or not (lines or boxes):
         if alone:
             ctx.report.warning(
                 "empty-text", f"glossary tooltip {head.name!r} has no text", line=span.sourceline
@@ -197,19 +194,18 @@ def _rule(
         return None
     name, number = split_rule_number(head.name)  # "FIRING DECK24.14": a number glued on
     number = head.number or number
-    in_text, text = numbered_heading(name, "\n".join(lines))
+    in_text, lines = labelled_rule.numbered_heading_lines(name, lines)
     number = number or in_text
     cards.report_numbers("rule", head, ctx.report, span.sourceline)
+    shape = rules_text.build(lines, labelled_rule.line_parts, boxes)
     report_tables(f"rule {name!r}", tables, ctx.report, span.sourceline)
     return Rule(
         id=make_id("core" if head.numbers else namespace, name),
         name=name,
         sources=_source(span, ctx),
         rule_number=number,
-        text=text,
         tables=[t for t in tables if t],
-        sections=rule_sections(text),
-        references=rule_references(text),
+        **labelled_rule.rule_fields(shape),
     )
 
 
@@ -309,10 +305,10 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     cp_el = dom.select_one(wrap, "div", "str10CP")
     cp = _CP.search(dom.text(cp_el)) if cp_el is not None else None
     legend = dom.select_one(wrap, "div", "str10Legend")
-    fields: dict[str, str | None] = {}
+    fields: dict[str, Any] = {}
     body_el = dom.select_one(wrap, "div", "str10Text")
     if body_el is not None:
-        fields = _stratagem_body(body_el, name, ctx)
+        fields = stratagem_body(body_el, name, ctx)
     return Stratagem(
         id=make_id(source, name),
         name=name,
@@ -326,9 +322,11 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     )
 
 
-def _stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, str | None]:
-    lines = dom.text_lines(body)
-    if lines and not any(label in line for line in lines for label in _BODY_LABELS):
+def stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, Any]:
+    """A stratagem card's fields of rules text from its text element (``str10Text``,
+    ``str11Text``): WHEN … RESTRICTIONS, sections, modes, commentary (``rules_text``)."""
+    shape = rules_text.read_element(body, "stratagem")
+    if shape.text and not any(label in shape.text for label in _BODY_LABELS):
         # An older stratagem printed as one paragraph (Boarding Action's INSANE BRAVERY): no
         # WHEN/TARGET/EFFECT to cut, the whole text is its effect.
         ctx.report.warning(
@@ -336,17 +334,10 @@ def _stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, 
             f"stratagem {name!r} has no WHEN/TARGET/EFFECT: its text is kept as the effect",
             line=body.sourceline,
         )
-        return {"effect": "\n".join(lines)}
-    try:
-        parsed = parse_body("\n".join(lines), ctx.display, body.sourceline or 1)
-    except ParseFailure as exc:
+        return stratagem_fields(whole_effect(shape))
+    if shape.failure is not None:
         ctx.report.error(
-            "stratagem-body", f"stratagem {name!r}: {exc.message}", line=body.sourceline
+            "stratagem-body", f"stratagem {name!r}: {shape.failure.message}", line=body.sourceline
         )
-        return {"effect": "\n".join(lines) or None}
-    return {
-        "when": parsed.when,
-        "target": parsed.target,
-        "effect": parsed.effect,
-        "restrictions": parsed.restrictions,
-    }
+        return stratagem_fields(whole_effect(shape)) if shape.text else {}
+    return stratagem_fields(shape)
