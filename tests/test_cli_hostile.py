@@ -345,3 +345,37 @@ def test_diff_max_chars_takes_a_whole_number_of_1_or_more(work: Path, chars: str
     assert done.stderr.splitlines()[-1] == (
         f"wahanorm diff: error: argument --max-chars: not a whole number of 1 or more: {chars!r}"
     )
+
+
+def _closed_reader(cwd: Path, *argv: str) -> tuple[int, str]:
+    """Run ``wahanorm argv`` with a standard output whose reader is gone before it writes (as
+    ``| head`` does once it has its lines): (exit status, stderr)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "wahanorm", *argv],
+            cwd=cwd,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    return done.returncode, done.stderr
+
+
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    code, err = _closed_reader(tmp_path, "explain", "--list")
+    assert (code, err) == (141, "")
+
+
+def test_convert_into_a_closed_pipe_writes_out_whole_and_says_no_write_error(
+    tmp_path: Path,
+) -> None:
+    code, err = _closed_reader(tmp_path, "convert", str(STRAKEN), "--out", "out", "--no-cache")
+    assert code == 141
+    assert "cannot write" not in err and "internal error" not in err
+    check = run(tmp_path, "convert", str(STRAKEN), "--out", "out", "--check", "--no-cache")
+    assert check.returncode == 0 and "is up to date" in check.stdout

@@ -107,7 +107,9 @@ def test_the_manuals_example_is_what_crosscheck_prints(report: CrosscheckReport)
     shown = [
         line
         for line in example.splitlines()[1:]
-        if line.strip() and "…" not in line and not line.startswith(("A: ", "B: "))
+        if line.strip()
+        and "…" not in line
+        and not line.startswith(("A: ", "B: ", "wahanorm crosscheck "))
     ]
     printed = render_text(report, colour=False).splitlines()
     assert len(shown) >= 4

@@ -41,8 +41,23 @@ def written() -> list[Path]:
     return [README, *(p for p in pages() if p.name not in GENERATED)]
 
 
+def fenced(text: str) -> list[tuple[str, str]]:
+    """(language, body) of every fenced block of a Markdown text, in order (``""`` for none)."""
+    found, language, body = [], None, list[str]()
+    for line in text.splitlines():
+        fence = re.fullmatch(r"\s*```(\w*)\s*", line)
+        if fence and language is None:
+            language, body = fence.group(1), []
+        elif fence and not fence.group(1):
+            found.append((language or "", "".join(f"{b}\n" for b in body)))
+            language = None
+        elif language is not None:
+            body.append(line)
+    return found
+
+
 def blocks(path: Path, language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+    return [body for lang, body in fenced(path.read_text(encoding="utf-8")) if lang == language]
 
 
 def make_reference() -> ModuleType:
@@ -338,7 +353,7 @@ def test_the_report_schema_a_page_shows_is_the_models(page: str) -> None:
 
 
 def blocks_untyped(text: str) -> list[str]:
-    return re.findall(r"```\n(.*?)```", text, re.S)
+    return [body for lang, body in fenced(text) if not lang]
 
 
 def models_top(models: dict[str, type[Any]]) -> list[str]:
@@ -374,3 +389,18 @@ def test_the_crosscheck_example_is_what_the_fixtures_give(repo_cwd: Path) -> Non
     (example,) = blocks(DOCS / "crosscheck.md", "json")
     real = json.loads(canonical_json(report))
     assert _within(json.loads(example), real)
+
+
+def test_the_pages_name_diagnostics_by_their_current_codes() -> None:
+    """A code in backticks is one the catalogue has now, never one of an earlier version (a
+    reader searching index.json for it would find nothing)."""
+    from wahanorm.contract.codes import CATALOGUE, RENAMES
+
+    old = set(RENAMES) - set(CATALOGUE)
+    named = [
+        f"{path.name}: `{word}` is now `{RENAMES[word]}`"
+        for path in written()
+        for word in re.findall(r"`([a-z][a-z0-9-]+)`", path.read_text(encoding="utf-8"))
+        if word in old
+    ]
+    assert named == []

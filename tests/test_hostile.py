@@ -483,7 +483,12 @@ def test_check_on_a_stale_out_exits_1(work: Path, capsys: pytest.CaptureFixture[
     code, _, err = convert(capsys, "--check")
     assert code == 1
     assert f"stale: out/{GOOD_FILE}" in err.splitlines()
-    assert "not written any more: out/rule/core/left-over.json" in err.splitlines()
+    # a file the user put there: convert leaves it, so --check says to remove it
+    assert (
+        "not wahanorm's: out/rule/core/left-over.json (convert leaves it; remove it)"
+        in err.splitlines()
+    )
+    assert "remove the 1 files not wahanorm's" in err
     assert "(1 stale, 1 extra)" in err
     assert "Strakken" in target.read_text()  # --check writes nothing
 

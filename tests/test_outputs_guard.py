@@ -142,6 +142,15 @@ def test_a_database_of_wahanorm_is_replaced_whole(project: Path) -> None:
     assert sorted(p.name for p in project.iterdir()) == ["in", "out", "rules.db"]
 
 
+def test_the_database_file_is_readable_as_the_json_files_are(project: Path) -> None:
+    """A database is made as a file written with open() is (the user's umask), not 0600 as a
+    temporary file: a service of another user can read it as it reads out/."""
+    assert run(project, "db", "out", "rules.db").returncode == 0
+    json_mode = stat.S_IMODE((project / "out" / "index.json").stat().st_mode)
+    assert stat.S_IMODE((project / "rules.db").stat().st_mode) == json_mode
+    assert json_mode & stat.S_IROTH
+
+
 # --- readers of an output folder see one whole run ------------------------------------------
 
 

@@ -156,7 +156,7 @@ def test_a_run_removes_only_what_the_previous_index_lists(project: Path) -> None
     check = convert(project, "--check")
     assert check.returncode == 1
     for rel in ("README.md", ".git/HEAD", "11ed/datasheet/orks/mine.json"):
-        assert f"not written any more: out/{rel}" in check.stderr
+        assert f"not wahanorm's: out/{rel} (convert leaves it; remove it)" in check.stderr
 
 
 # --- one writer ------------------------------------------------------------------------------

@@ -3,13 +3,15 @@
 
 Exit codes: 0 clean; 1 some inputs failed or had errors (convert), changes found (diff), the
 sources disagree (crosscheck), or ``out/`` is stale (``convert --check``); 2 usage or input
-error, with one line that says what to do. No traceback reaches a user. Each command is a
+error, with one line that says what to do; 141 when the reader of standard output closed it
+early (``| head``). No traceback reaches a user. Each command is a
 module here: ``add(commands)`` declares its arguments and the function that runs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -19,6 +21,9 @@ from wahanorm.cli import convert, crosscheck, diff, explain, outputs
 
 COMMANDS = (convert, diff, crosscheck, outputs, explain)
 """The modules that declare the subcommands, in the order ``--help`` lists them."""
+EXIT_BROKEN_PIPE = 141
+"""The exit status when the reader of standard output closed it early (128 + SIGPIPE, as for
+other Unix tools)."""
 NAMES = ("convert", "diff", "crosscheck", "db", "show", "schema", "explain")
 
 
@@ -50,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code: int = args.run(args)
         return code
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): end quietly, as other Unix tools do;
+        # what a command writes to disk is written before it prints its summary.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         print("wahanorm: interrupted", file=sys.stderr)
         return 130

@@ -173,6 +173,8 @@ def run_convert(args: argparse.Namespace) -> int:
     except WahanormError as exc:
         print(f"wahanorm: error: {exc.message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # our own output's reader went away, not --out: the command line ends quietly
     except OSError as exc:
         print(
             f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
@@ -263,7 +265,13 @@ def _check(out: Path, files: dict[str, str]) -> int:
             f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it", file=sys.stderr
         )
         return 1
-    from wahanorm.outputs.folder import existing_outputs, list_files, reading
+    from wahanorm.outputs.folder import (
+        existing_outputs,
+        list_files,
+        listed_outputs,
+        own_leftover,
+        reading,
+    )
 
     with reading(out) as whole:
         present = list_files(out)
@@ -281,11 +289,19 @@ def _check(out: Path, files: dict[str, str]) -> int:
         return 0
     for rel in stale[:20]:
         print(f"stale: {out / rel}", file=sys.stderr)
+    listed = listed_outputs(out)
+    theirs = [rel for rel in extra if rel not in listed and not own_leftover(rel)]
     for rel in extra[:20]:
-        print(f"not written any more: {out / rel}", file=sys.stderr)
+        if rel not in theirs:
+            print(f"not written any more: {out / rel}", file=sys.stderr)
+        else:
+            print(f"not wahanorm's: {out / rel} (convert leaves it; remove it)", file=sys.stderr)
+    advice = "run 'wahanorm convert'" + (
+        f", and remove the {len(theirs)} files not wahanorm's" if theirs else ""
+    )
     print(
         f"wahanorm: {out} is not what 'wahanorm convert' writes now "
-        f"({len(stale)} stale, {len(extra)} extra); run 'wahanorm convert'",
+        f"({len(stale)} stale, {len(extra)} extra); {advice}",
         file=sys.stderr,
     )
     return 1

@@ -25,7 +25,9 @@ def add(commands: Any) -> None:
     )
     database.set_defaults(run=lambda args: run_db(args.out, args.database))
     database.add_argument("out", type=Path, help="an output folder (written by convert)")
-    database.add_argument("database", type=Path, help="the database file to write (replaced)")
+    database.add_argument(
+        "database", type=Path, metavar="DB", help="the database file to write (replaced)"
+    )
 
     show = commands.add_parser(
         "show",
@@ -40,7 +42,7 @@ def add(commands: Any) -> None:
     show.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (out/)")
     show.add_argument("--kind", choices=KINDS, help="look only among entities of this kind")
     show.add_argument(
-        "--edition", type=int, choices=(10, 11), help="look only among rules of this edition"
+        "--edition", type=int, choices=(10, 11), help="look only among entities of this edition"
     )
 
     schema = commands.add_parser(

@@ -73,8 +73,9 @@ _ALL: list[Code] = [
        "An input named on the command line does not exist.",
        "Check the path; nothing was read from it."),
     _c("skipped-input", "warning", "input",
-       "A file found in an input folder is not of a format wahanorm reads (.txt, .html, an export "
-       "folder), or is not a regular file; it was skipped.",
+       "A file found in an input folder is not of a format wahanorm reads (a .txt dump, an .html "
+       "page, an export folder, BSData's .cat/.gst/.catz/.gstz or catalogue .json), or is not a "
+       "regular file; it was skipped.",
        "Nothing to do if it is not rules data (a README); otherwise save it as text or HTML."),
     _c("input-error", "error", "input",
        "An input cannot be read at all: unreadable, over the 64 MiB limit, binary (NUL bytes) or "
@@ -302,9 +303,11 @@ _ALL: list[Code] = [
        "it is not linked.",
        "Check the datasheet's stratagems in the output."),
     _c("dangling-link", "warning", "datasheet",
-       "A row of the export links an id the export does not hold (an ability, stratagem, "
-       "enhancement or leader); the link is left out.",
-       "Nothing to do for a sample export; otherwise download the export again."),
+       "A row of the export, or an entry of a BSData catalogue, links an id its data set does not "
+       "hold (an ability, stratagem, enhancement, leader, shared entry or profile); the link is "
+       "left out.",
+       "Nothing to do for a sample; otherwise download the export again, or give every "
+       "catalogue of the BSData set."),
     _c("orphan-rows", "warning", "datasheet",
        "Rows of a table hang off a datasheet that Datasheets.csv does not hold as a unit; they "
        "are left out.",
@@ -401,8 +404,8 @@ _ALL: list[Code] = [
        "Check the export: the entry of this edition may be missing."),
     # ---- merge and conflicts -------------------------------------------------------------------
     _c("conflict", "warning", "merge",
-       "The same entry (edition, kind and id) differs between sources; the first is kept and the "
-       "other as its variant.",
+       "The same entry (edition, kind and id) differs between sources; the version most sources "
+       "agree on is the entry, each other version one of its variants.",
        "Compare the sources named; usually one is older. Convert only the newer to be rid of it."),
     _c("id-collision", "error", "merge",
        "Two different names give one id; both are kept, the second as a variant.",

@@ -405,6 +405,7 @@ def build_database(source: Path | str | Output, target: Path | str) -> Path:
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     tmp = Path(name)
+    os.chmod(tmp, 0o666 & ~_umask())  # as a file written with open(): mkstemp makes it 0600
     try:
         _write(tmp, rows)
         _refuse(target_problem(path))  # the target may have changed while the rows were made
@@ -413,6 +414,12 @@ def build_database(source: Path | str | Output, target: Path | str) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _refuse(problem: str | None) -> None:

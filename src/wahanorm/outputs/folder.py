@@ -210,19 +210,7 @@ class OutputFolder:
 
     def previous_files(self) -> set[str]:
         """The files the previous run's ``index.json`` lists (the only ones a run removes)."""
-        index = self.out / INDEX_NAME
-        if not _is_wahanorm_json(index):
-            return set()
-        data = orjson.loads(index.read_bytes())
-        listed = {INDEX_NAME}
-        for entry in data.get("entities", []):
-            try:
-                rel = entry.get("path") or entity_relpath(entry)
-            except (AttributeError, ValueError):
-                continue
-            if isinstance(rel, str) and unsafe_relpath(rel) is None:
-                listed.add(rel)
-        return listed
+        return listed_outputs(self.out)
 
     def _check_target(self, rel: str, seen: set[str]) -> None:
         """Refuse a path that is unsafe or would pass through a symbolic link or a folder."""
@@ -340,6 +328,30 @@ class OutputFolder:
             except OSError:
                 return  # not empty (or not ours to judge): stop here
             folder = folder.parent
+
+
+def listed_outputs(out_dir: Path) -> set[str]:
+    """The files of ``out_dir`` that wahanorm wrote: those its ``index.json`` lists, and the
+    index itself (empty when the folder holds no wahanorm index)."""
+    index = out_dir / INDEX_NAME
+    if not _is_wahanorm_json(index):
+        return set()
+    data = orjson.loads(index.read_bytes())
+    listed = {INDEX_NAME}
+    for entry in data.get("entities", []):
+        try:
+            rel = entry.get("path") or entity_relpath(entry)
+        except (AttributeError, ValueError):
+            continue
+        if isinstance(rel, str) and unsafe_relpath(rel) is None:
+            listed.add(rel)
+    return listed
+
+
+def own_leftover(rel: str) -> bool:
+    """Whether the file ``rel`` of an output folder is a temporary file an older writer left
+    (a run removes those)."""
+    return _OLD_TEMP.fullmatch(rel.rpartition("/")[2]) is not None
 
 
 def write_outputs(out_dir: Path, files: Mapping[str, str]) -> tuple[int, list[str]]:
