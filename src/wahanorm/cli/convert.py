@@ -297,7 +297,7 @@ def _check(out: Path, files: dict[str, str]) -> int:
         else:
             print(f"not wahanorm's: {out / rel} (convert leaves it; remove it)", file=sys.stderr)
     advice = "run 'wahanorm convert'" + (
-        f", and remove the {len(theirs)} files not wahanorm's" if theirs else ""
+        f", and remove the {_count(len(theirs), 'file')} not wahanorm's" if theirs else ""
     )
     print(
         f"wahanorm: {out} is not what 'wahanorm convert' writes now "
@@ -355,6 +355,11 @@ def _print_hints(result: pipeline.Conversion, samples: bool) -> None:
     print(f"wahanorm: {EXPLAIN_NOTE}")
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 input``, ``4 inputs``, ``0 errors``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _print_summary(
     result: pipeline.Conversion, seconds: float, written: int, removed: list[str]
 ) -> None:
@@ -363,13 +368,13 @@ def _print_summary(
     by_severity = Counter(d.severity for d in result.rows())
     by_code = Counter(d.code for d in result.rows()).most_common(8)
     codes = ", ".join(f"{code} {n}" for code, n in by_code)
-    print(f"wahanorm: {result.inputs} inputs → {kinds}")
+    print(f"wahanorm: {_count(result.inputs, 'input')} → {kinds}")
     print(
-        f"wahanorm: diagnostics: {by_severity['error']} errors, {by_severity['warning']} "
-        f"warnings, {by_severity['info']} notes (all in index.json)"
-        + (f"; {codes}" if codes else "")
+        f"wahanorm: diagnostics: {_count(by_severity['error'], 'error')}, "
+        f"{_count(by_severity['warning'], 'warning')}, {_count(by_severity['info'], 'note')} "
+        "(all in index.json)" + (f"; {codes}" if codes else "")
     )
-    print(f"wahanorm: {written} files written, {len(removed)} removed, {seconds:.2f} s")
+    print(f"wahanorm: {_count(written, 'file')} written, {len(removed)} removed, {seconds:.2f} s")
     if result.failed:
         failed = escape_unsafe(", ".join(result.failed[:5]))
-        print(f"wahanorm: {len(result.failed)} inputs failed: {failed}")
+        print(f"wahanorm: {_count(len(result.failed), 'input')} failed: {failed}")
