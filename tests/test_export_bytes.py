@@ -32,4 +32,6 @@ def test_every_output_file_of_a_whole_export(
     assert list_files(out) == sorted(conversion.files)
     for rel in sorted(conversion.files):
         data = (out / rel).read_bytes()
-        assert data.decode("utf-8") == json_snapshot(name=rel.removesuffix(".json").replace("/", "__"))
+        assert data.decode("utf-8") == json_snapshot(
+            name=rel.removesuffix(".json").replace("/", "__")
+        )
