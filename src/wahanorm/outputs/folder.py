@@ -290,8 +290,7 @@ class OutputFolder:
                 remove.append(rel)
         # index.json last: it is what makes a folder wahanorm's, so it is replaced last
         order = sorted(files, key=lambda r: (r == INDEX_NAME, r))
-        data = {rel: files[rel].encode("utf-8") for rel in order}
-        changed = [r for r in order if self._current(r) != data[r]]
+        changed = [r for r in order if self._current(r) != files[r].encode("utf-8")]
         if not changed and not remove:
             return 0, []
         staging = self.out / STAGING
@@ -302,7 +301,7 @@ class OutputFolder:
             root = os.fspath(staging)
             for name, rel in moves:
                 with open(f"{root}/{name}", "wb") as handle:
-                    handle.write(data[rel])
+                    handle.write(files[rel].encode("utf-8"))
             _crash_point("staged")
             journal = {
                 "generator": f"wahanorm {__version__}",
