@@ -5,8 +5,10 @@
 For each folder (default: the two in ``../shared/bsdata``, and any folder given) it reads every
 BattleScribe file of it as one data set, through the reader and the after-read chain
 (``pipeline.read_path``), and prints the entities per kind, the diagnostics per severity, the
-seconds of user CPU the reading took and the peak resident memory. Each folder is read in a
-fresh process of its own (``--one``), so its peak memory is its own.
+seconds of user CPU of the whole process (Python's start and the imports included) and of the
+reading alone, and the peak resident memory. Each folder is read in a fresh process of its own
+(``--one``), so its figures are its own; best of ``--runs`` runs. Then the whole conversion,
+``wahanorm convert FOLDER --no-cache --out TMP``, as a process of its own.
 
 ``--stand-in COPIES`` also reads a stand-in for a whole repository (BSData/wh40k-10e holds 47
 files, about 50 MB): the shared 10th-edition game system once and its five catalogues
@@ -19,12 +21,13 @@ import argparse
 import json
 import re
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from process_usage import WAHANORM, best_of, line, run_process
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "bsdata"
 TENTH = SHARED / "wh40k-10e-2026-02-14"
@@ -74,22 +77,20 @@ def make_stand_in(target: Path, copies: int) -> Path:
     return target
 
 
-def _run(folder: Path) -> int:
-    done = subprocess.run(
-        [sys.executable, __file__, "--one", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        print(f"{folder}: failed\n{done.stderr}", file=sys.stderr)
-        return 1
-    figures = json.loads(done.stdout)
+def _run(folder: Path, runs: int) -> int:
+    one = [sys.executable, __file__, "--one", str(folder)]
+    usages = [run_process(one, (0,), capture=True) for _ in range(max(runs, 1))]
+    figures = json.loads(usages[0].output)
+    reading = min(json.loads(u.output)["user_seconds"] for u in usages)
     print(f"{figures['folder']}: {figures['files']} files, {figures['megabytes']} MB")
     print("  entities     " + ", ".join(f"{k} {v}" for k, v in figures["kinds"].items()))
     print("  diagnostics  " + ", ".join(f"{k} {v}" for k, v in figures["diagnostics"].items()))
-    print(f"  user CPU     {figures['user_seconds']} s (wall {figures['wall_seconds']} s)")
-    print(f"  peak memory  {figures['peak_mib']} MiB (resident, the whole process)")
+    print(f"  user CPU of the reading alone: {reading:.2f} s (best of {runs})")
+    whole = min(usages, key=lambda u: u.user)
+    print(line("read (reader + chain), whole process", whole))
+    with tempfile.TemporaryDirectory(prefix="bench-bsdata-") as tmp:
+        command = [*WAHANORM, "convert", str(folder), "--no-cache", "--out", f"{tmp}/out"]
+        print(line("wahanorm convert --no-cache", best_of(command, runs)))
     return 0
 
 
@@ -98,6 +99,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="*", type=Path)
     parser.add_argument("--stand-in", type=int, metavar="COPIES", default=0)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -108,14 +110,14 @@ def main() -> int:
         print(f"no folder given and none found in {SHARED}", file=sys.stderr)
         return 2
     for folder in folders:
-        if _run(folder):
+        if _run(folder, args.runs):
             return 1
     if args.stand_in:
         if not TENTH.is_dir():
             print(f"{TENTH} is absent: no stand-in", file=sys.stderr)
             return 2
         with tempfile.TemporaryDirectory(prefix="bsdata-stand-in-") as tmp:
-            return _run(make_stand_in(Path(tmp) / "stand-in", args.stand_in))
+            return _run(make_stand_in(Path(tmp) / "stand-in", args.stand_in), args.runs)
     return 0
 
 

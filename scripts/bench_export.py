@@ -1,93 +1,73 @@
-"""Benchmark: convert a whole Wahapedia export and compare with the floor.
+"""Benchmark: convert a whole Wahapedia export and compare with the floor, as whole processes.
 
-    python scripts/bench_export.py [EXPORT_FOLDER ...]
+    python scripts/bench_export.py [EXPORT_FOLDER ...] [--runs N]
 
-For each export folder (default: both exports in ``../shared/corpus``) it prints the seconds to
-convert it (read, parse, merge, render canonical JSON, write every file into an empty folder),
-items per second and peak memory (resident set, from ``resource``), beside the floor: the time
-to merely read the same CSV files and write the same number of JSON files. Each figure is the
-best of ``--runs`` runs, since other processes share the machine.
+For each export folder (default: the 10th-edition export of 2026-02-14 in ``../shared/corpus``)
+it runs, as child processes, ``wahanorm convert EXPORT --no-cache --out TMP`` (default options
+otherwise: read, parse, merge, render canonical JSON, write every file into an empty folder
+through the journal) and the floor, ``scripts/floor_export.py EXPORT TMP`` (read the same CSV
+files, write the Datasheets and Stratagems rows as JSON files). It prints the user CPU of each
+whole process (``os.wait4``: the figure that stays put on a shared machine, where wall and
+system time swing with other load), their wall time, the child's peak resident memory, and the
+ratio of the user CPU to the floor's (issue 20: at most 3x). Each figure is the best of
+``--runs`` runs, the two commands taking turns so that both meet the same load.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import json
-import resource
+import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from wahanorm import pipeline
-from wahanorm.errors import Report
-from wahanorm.outputs.folder import write_outputs
-from wahanorm.pipeline import read_path
+from process_usage import WAHANORM, Usage, best, line, run_process
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-
-
-def convert(folder: Path, out: Path) -> tuple[int, int]:
-    """Convert ``folder`` into ``out``; returns (entities, files written)."""
-    extraction = read_path(folder, folder.name)
-    conversion = pipeline.assemble([extraction], Report(), 1)
-    written, _ = write_outputs(out, conversion.files)
-    return len(conversion.entities), written
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parents[1] / "shared" / "corpus"
+DEFAULT = CORPUS / "wahapedia-10ed-2026-02-14"
 
 
-def floor(folder: Path, out: Path, files: int) -> None:
-    """Read every CSV of ``folder`` into records, then write ``files`` JSON files of them."""
-    records: list[dict[str, str]] = []
-    for csv in sorted(folder.glob("*.csv")):
-        lines = csv.read_text(encoding="utf-8-sig").splitlines()
-        header = lines[0].split("|")
-        records.extend(dict(zip(header, line.split("|"), strict=False)) for line in lines[1:])
-    for index in range(files):
-        path = out / f"{index % 100}" / f"{index}.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(records[index % len(records)], indent=2), encoding="utf-8")
+def convert_command(folder: Path, out: Path) -> list[str]:
+    """The whole conversion, as a user types it."""
+    return [*WAHANORM, "convert", str(folder), "--no-cache", "--out", str(out)]
 
 
-def timed(action: object, runs: int) -> float:
-    """Best wall time of ``runs`` calls of ``action`` (each into a fresh temporary folder)."""
-    best = float("inf")
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            gc.collect()
-            start = time.perf_counter()
-            action(Path(tmp))  # type: ignore[operator]
-            best = min(best, time.perf_counter() - start)
-    return best
+def floor_command(folder: Path, out: Path) -> list[str]:
+    """The floor: read the CSV files, write the rows as JSON files."""
+    return [sys.executable, str(HERE / "floor_export.py"), str(folder), str(out)]
 
 
 def bench(folder: Path, runs: int) -> None:
-    """Time the conversion of one export and its floor, and print the figures."""
-    counts: dict[str, int] = {}
-
-    def run(out: Path) -> None:
-        counts["entities"], counts["files"] = convert(folder, out)
-
-    seconds = timed(run, runs)
-    base = timed(lambda out: floor(folder, out, counts["files"]), runs)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{folder.name}:")
-    print(f"  entities        {counts['entities']} ({counts['files']} files)")
-    print(f"  convert         {seconds:.2f} s  ({counts['entities'] / seconds:.0f} items/s)")
-    print(f"  floor           {base:.2f} s  (read the CSVs, write as many JSON files)")
-    print(f"  ratio           {seconds / base:.2f}x the floor (target < 3x)")
-    print(f"  peak memory     {peak:.0f} MiB (resident, whole process so far)")
+    """Run the conversion and the floor ``runs`` times each, in turns; print the figures."""
+    usages: dict[str, list[Usage]] = {"convert": [], "floor": []}
+    files = 0
+    for _ in range(runs):
+        for label, make in (("convert", convert_command), ("floor", floor_command)):
+            with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp:
+                out = Path(tmp) / "out"
+                usages[label].append(run_process(make(folder, out)))
+                if label == "convert":
+                    files = sum(1 for p in out.rglob("*.json") if p.is_file())
+                shutil.rmtree(out, ignore_errors=True)
+    convert, floor = (best(usages[k]) for k in ("convert", "floor"))
+    print(f"{folder.name}: {files} files written by convert; best of {runs} runs")
+    print(line("wahanorm convert --no-cache", convert))
+    print(line("floor (floor_export.py)", floor))
+    print(
+        f"  ratio of user CPU to the floor's     {convert.user / floor.user:.2f}x (target at most 3x)"
+    )
 
 
 def main() -> int:
     """Run the benchmark and print one block of figures per export."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("exports", nargs="*", type=Path)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    folders = args.exports or sorted(p for p in CORPUS.glob("*") if p.is_dir())
+    folders = args.exports or ([DEFAULT] if DEFAULT.is_dir() else [])
     if not folders:
-        print(f"no export given and none found in {CORPUS}", file=sys.stderr)
+        print(f"no export given and {DEFAULT} is absent", file=sys.stderr)
         return 2
     for folder in folders:
         bench(folder, args.runs)

@@ -7,6 +7,7 @@ stale-file removal and ``diff``'s identity check all ask here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -53,6 +54,7 @@ below that, since slugs are cut at ``ids.MAX_SLUG``)."""
 _PATH_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
+@functools.lru_cache(maxsize=65536)  # asked of each file by the renderer and twice by the writer
 def unsafe_relpath(rel: str) -> str | None:
     """Why ``rel`` may not be written inside an output folder, or None when it may: a relative
     POSIX path of plain names (letters, digits, ``_.-``, never a leading dot, never ``..``),

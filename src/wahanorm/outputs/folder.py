@@ -141,6 +141,14 @@ def _crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+def _is_regular_file(path: str) -> bool:
+    """True when ``path`` is a regular file itself (a link, even to a file, is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _remove_entry(path: Path) -> None:
     """Remove a file, a link (never what it points to) or a folder of ours, if there."""
     if path.is_symlink() or path.is_file():
@@ -213,35 +221,40 @@ class OutputFolder:
         return listed_outputs(self.out)
 
     def _check_target(self, rel: str, seen: set[str]) -> None:
-        """Refuse a path that is unsafe or would pass through a symbolic link or a folder."""
+        """Refuse a path that is unsafe or would pass through a symbolic link or a folder.
+        ``seen`` holds the folders checked already (each is checked once per pass)."""
         problem = unsafe_relpath(rel)
         if problem:
             raise OutputError(f"refusing to write {self.out / rel}: the path {problem}")
+        root = os.fspath(self.out)
         parts = rel.split("/")
-        for depth in range(1, len(parts) + 1):
-            sub = "/".join(parts[:depth])
+        last = len(parts)
+        sub = ""
+        for depth, part in enumerate(parts, 1):
+            sub = f"{sub}/{part}" if sub else part
             if sub in seen:
                 continue
-            path = self.out / sub
             try:
-                mode = os.lstat(path).st_mode
+                mode = os.lstat(f"{root}/{sub}").st_mode
             except FileNotFoundError:
                 return
             if stat.S_ISLNK(mode):
                 raise OutputError(
-                    f"{path} is a symbolic link: wahanorm never writes through links "
+                    f"{self.out / sub} is a symbolic link: wahanorm never writes through links "
                     "(remove it and run again)"
                 )
-            if depth < len(parts):
+            if depth < last:
                 if not stat.S_ISDIR(mode):
-                    raise OutputError(f"{path} is a file where wahanorm writes a folder")
+                    raise OutputError(f"{self.out / sub} is a file where wahanorm writes a folder")
                 seen.add(sub)
             elif not stat.S_ISREG(mode):
-                raise OutputError(f"{path} is not a regular file: wahanorm will not replace it")
+                raise OutputError(
+                    f"{self.out / sub} is not a regular file: wahanorm will not replace it"
+                )
 
     def _current(self, rel: str) -> bytes | None:
         try:
-            fd = os.open(self.out / rel, os.O_RDONLY | os.O_NOFOLLOW)
+            fd = os.open(f"{os.fspath(self.out)}/{rel}", os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
             return None
         with os.fdopen(fd, "rb") as handle:
@@ -273,8 +286,10 @@ class OutputFolder:
         staging.mkdir()
         moves = [(str(number), rel) for number, rel in enumerate(changed)]
         try:
+            root = os.fspath(staging)
             for name, rel in moves:
-                (staging / name).write_bytes(files[rel].encode("utf-8"))
+                with open(f"{root}/{name}", "wb") as handle:
+                    handle.write(files[rel].encode("utf-8"))
             _crash_point("staged")
             journal = {
                 "generator": f"wahanorm {__version__}",
@@ -296,17 +311,21 @@ class OutputFolder:
         """Carry out a journal: move staged files into place, remove stale ones, then drop the
         journal and the staging. Safe to run again after a crash at any point."""
         staging = self.out / STAGING
+        root, staged = os.fspath(self.out), os.fspath(staging)
         seen: set[str] = set()
+        made: set[str] = set()  # folders made (or found) by this commit: made once each
         for step, (name, rel) in enumerate(moves):
             if step == len(moves) // 2:
                 _crash_point("commit")
-            source = staging / name
-            if unsafe_relpath(rel) or not (source.is_file() and not source.is_symlink()):
+            source = f"{staged}/{name}"
+            if unsafe_relpath(rel) or not _is_regular_file(source):
                 continue  # moved already (a run finishing a journal), or not ours
             self._check_target(rel, seen)
-            target = self.out / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(source, target)
+            folder = rel.rpartition("/")[0]
+            if folder not in made:
+                os.makedirs(f"{root}/{folder}" if folder else root, exist_ok=True)
+                made.add(folder)
+            os.replace(source, f"{root}/{rel}")
         for rel in remove:
             if unsafe_relpath(rel):
                 continue

@@ -185,21 +185,32 @@ def drop_repeats(entities: list[Entity], report: Report) -> list[Entity]:
     """The same entity printed twice in one input (same kind, id, edition and content: a page
     repeats a rule under each tooltip that links it) is kept once, said as a note. Same id with
     different content stays twice, for merge to report."""
-    seen: dict[tuple[str, str, str], Entity] = {}
+    # An entity's content is hashed only once another one has its kind and id: most have none.
+    first_of: dict[tuple[str, str], Entity] = {}
+    hashed: dict[tuple[str, str], dict[str, Entity]] = {}
     kept: list[Entity] = []
     for entity in entities:
-        key = (entity.kind, entity.id, content_hash(entity))  # the hash holds the edition
-        if key in seen:
-            first = seen[key].sources[0].line_start if seen[key].sources else 0
+        key = (entity.kind, entity.id)
+        first = first_of.setdefault(key, entity)
+        if first is entity:
+            kept.append(entity)
+            continue
+        copies = hashed.get(key)
+        if copies is None:
+            copies = hashed[key] = {content_hash(first): first}
+        digest = content_hash(entity)  # the hash holds the edition
+        if digest in copies:
+            earlier = copies[digest]
+            line = earlier.sources[0].line_start if earlier.sources else 0
             source = entity.sources[0] if entity.sources else None
             report.info(
                 "duplicate-dropped",
-                f"{entity.kind} {entity.name!r} printed again (first at line {first})",
+                f"{entity.kind} {entity.name!r} printed again (first at line {line})",
                 source.line_start if source else None,
                 path=source.path if source else None,
             )
             continue
-        seen[key] = entity
+        copies[digest] = entity
         kept.append(entity)
     return kept
 

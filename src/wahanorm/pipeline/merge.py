@@ -80,13 +80,12 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
     """Merge by (edition, kind, id): the two editions of a rule are two entities, never variants
     of each other. Report every conflict and every id two names share; order the result by
     edition, kind and id."""
-    groups: dict[tuple[int, str, str], dict[str, list[Entity]]] = defaultdict(dict)
+    groups: dict[tuple[int, str, str], list[Entity]] = defaultdict(list)
     for entity in _safe_names(entities, report):
-        by_hash = groups[(entity.edition, entity.kind, entity.id)]
-        by_hash.setdefault(content_hash(entity), []).append(entity)
+        groups[(entity.edition, entity.kind, entity.id)].append(entity)
     merged: list[Entity] = []
-    for (edition, kind, entity_id), by_hash in sorted(groups.items()):
-        versions = _fold_shapeless([_combine(copies) for copies in by_hash.values()])
+    for (edition, kind, entity_id), group in sorted(groups.items()):
+        versions = _fold_shapeless([_combine(copies) for copies in _by_content(group)])
         versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
         if others:
@@ -123,6 +122,17 @@ def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
         else:
             folded[id(host)].append(version)
     return [_combine([v, *folded[id(v)]]) if folded[id(v)] else v for v in kept]
+
+
+def _by_content(group: list[Entity]) -> list[list[Entity]]:
+    """The copies of one entity grouped by content hash, in the order first read (an entity
+    read once is not hashed)."""
+    if len(group) == 1:
+        return [group]
+    by_hash: dict[str, list[Entity]] = {}
+    for entity in group:
+        by_hash.setdefault(content_hash(entity), []).append(entity)
+    return list(by_hash.values())
 
 
 def _combine(copies: list[Entity]) -> Entity:

@@ -15,14 +15,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from wahanorm.errors import Report
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One record of a table: its fields by column name and the lines it spans (1-based)."""
+class Record(NamedTuple):
+    """One record of a table: its fields by column name and the lines it spans (1-based).
+
+    A named tuple rather than a frozen dataclass: an export holds some 160,000 records, and a
+    tuple is made several times faster (``_parse`` makes them with ``tuple.__new__``)."""
 
     fields: dict[str, str]
     line_start: int
@@ -190,18 +192,24 @@ def _parse(
     _check_columns(table, expected, report, optional)
     width = len(columns)
     records = table.records
+    counts = [line.count("|") for line in lines]
+    make = tuple.__new__
     index = 1
     total = len(lines)
     while index < total:
         line = lines[index]
+        count = counts[index]
         start = index
         index += 1
+        if count == pipes and pipes:  # the common case: one whole record on one line
+            fields = dict(zip(columns, line.split("|"), strict=False))
+            records.append(make(Record, (fields, index, index)))
+            continue
         if not line.strip():
             continue
-        count = line.count("|")
         # A record short of pipes continues on the next line, unless that line is a whole
         # record of its own (then this one lost its trailing fields and is reported).
-        while count < pipes and index < total and lines[index].count("|") < pipes:
+        while count < pipes and index < total and counts[index] < pipes:
             line += "\n" + lines[index]
             count = line.count("|")
             index += 1

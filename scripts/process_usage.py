@@ -1,0 +1,66 @@
+"""Measure a whole child process: user CPU, wall time, peak resident memory (for the benches).
+
+User CPU of a whole process (``os.wait4``) is the figure that stays put on a shared machine,
+where wall and system time swing with other load; it counts the child and every process it
+waited for (a worker pool included).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+WAHANORM = [sys.executable, "-m", "wahanorm"]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What one run of a command cost."""
+
+    user: float
+    wall: float
+    peak_mib: float
+    exit_code: int
+    output: str = ""
+
+
+def run_process(command: list[str], ok: tuple[int, ...] = (0, 1), capture: bool = False) -> Usage:
+    """Run ``command`` to its end, its output thrown away (or kept in ``output`` when
+    ``capture``); raise SystemExit on an exit code outside ``ok`` (wahanorm's 1 means "done,
+    with findings")."""
+    start = time.perf_counter()
+    stdout = subprocess.PIPE if capture else subprocess.DEVNULL
+    child = subprocess.Popen(command, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
+    output = child.stdout.read() if child.stdout else ""
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = code = os.waitstatus_to_exitcode(status)
+    if code not in ok:
+        raise SystemExit(f"{' '.join(command)} exited {code}")
+    return Usage(usage.ru_utime, wall, usage.ru_maxrss / 1024, code, output)
+
+
+def best_of(command: list[str], runs: int, ok: tuple[int, ...] = (0, 1)) -> Usage:
+    """The least user CPU, wall and peak memory of ``runs`` runs of ``command``."""
+    return best([run_process(command, ok) for _ in range(runs)])
+
+
+def best(usages: list[Usage]) -> Usage:
+    """The least of each figure of several runs."""
+    return Usage(
+        min(u.user for u in usages),
+        min(u.wall for u in usages),
+        min(u.peak_mib for u in usages),
+        usages[-1].exit_code,
+    )
+
+
+def line(label: str, usage: Usage) -> str:
+    """One printed line of figures."""
+    return (
+        f"  {label:<38} user {usage.user:6.2f} s  wall {usage.wall:6.2f} s  "
+        f"peak {usage.peak_mib:4.0f} MiB"
+    )
