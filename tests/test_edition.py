@@ -165,3 +165,15 @@ def test_settle_edition_prefers_the_told_edition_then_the_said_one_then_guesses_
         "edition-guessed",
         "nothing tells; read as 10th edition: say it with --edition 10 or --edition 11",
     )
+
+
+def test_an_input_that_gives_nothing_has_no_edition_guessed() -> None:
+    """A text in which no entity is found is an error (unknown-layout); guessing its edition
+    would only add a warning about nothing."""
+    dump = Path(__file__).parent / "fixtures" / "dumps" / "unknown_layout.txt"
+    codes = {d.code for d in pipeline.read_path(dump).report.diagnostics}
+    assert "unknown-layout" in codes
+    assert "edition-guessed" not in codes
+    # an input that gives entities and tells nothing still says the guess
+    transport = Path(__file__).parent / "fixtures" / "dumps" / "transport.txt"
+    assert "edition-guessed" in {d.code for d in pipeline.read_path(transport).report.diagnostics}

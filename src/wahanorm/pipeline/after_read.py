@@ -53,6 +53,8 @@ def stamp_editions(parts: list[Part], said: Edition | None, report: Report) -> l
     form), else what its own source tells (an export row's link), else its part's."""
     stamped: list[Entity] = []
     for part in parts:
+        if not part.entities:
+            continue  # nothing to stamp: a guess about an empty part's edition says nothing
         sign = part.sign
 
         def warn(code: str, message: str, at: EditionSign = sign) -> None:
