@@ -132,7 +132,8 @@ def test_kind_narrows_the_search(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = show(capsys, "deadly demise", "--kind", "rule")
     assert code == 0 and out.splitlines()[1] == "rule · core/deadly-demise · 10th edition"
     code, _, err = show(capsys, "deadly demise", "--kind", "stratagem")
-    assert code == 2 and "nothing is named" in err
+    assert code == 2 and "nothing of kind stratagem is named 'deadly demise'" in err
+    assert "core/deadly-demise  (rule, 10th edition)" in err
 
 
 class _Terminal(io.StringIO):
@@ -214,7 +215,7 @@ def test_edition_narrows_the_search_and_names_itself_in_the_choices(
     code, out, err = show(capsys, "world-eaters/bloodthirster")
     assert (code, err) == (0, "") and out.splitlines()[1].endswith("10th edition")
     code, _, err = show(capsys, "world-eaters/bloodthirster", "--edition", "11")
-    assert code == 2 and "nothing is named" in err
+    assert code == 2 and "nothing of the 11th edition is named 'world-eaters/bloodthirster'" in err
 
 
 def test_the_11th_edition_facts_are_on_the_cards(
@@ -277,3 +278,18 @@ def test_a_starred_characteristic_shows_its_condition_and_variants_are_said(
         "- another version, from tests/fixtures/export/wahapedia-10ed-2026-02-14/Stratagems.csv:"
         in card
     )
+
+
+def test_a_name_kept_out_by_kind_or_edition_says_which_option_did(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = show(capsys, "straken", "--kind", "stratagem")
+    assert code == 2
+    assert "nothing of kind stratagem is named 'straken'; without --kind:" in err
+    assert "astra-militarum/iron-hand-straken  (datasheet, 10th edition)" in err
+    code, _, err = show(capsys, "ufthak", "--edition", "10")
+    assert code == 2
+    assert "nothing of the 10th edition is named 'ufthak'; without --edition:" in err
+    # a name nothing holds is said as before, with near names
+    code, _, err = show(capsys, "strakken", "--kind", "stratagem")
+    assert code == 2 and "nothing is named 'strakken'" in err

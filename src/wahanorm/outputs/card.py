@@ -67,6 +67,10 @@ def look_up(output: Output, query: str, kind: str | None, edition: int | None) -
                 f"also named so: {_clean(i)} ({k}); 'wahanorm show {_clean(i)}' shows it"
                 for i, k in rest
             ]
+    if chosen is None and not found and (kind or edition):
+        beyond = find(output.entries, query)
+        if beyond:
+            return Lookup(None, problem=_filtered_out(query, kind, edition, beyond))
     if chosen is None:
         return Lookup(None, problem=_choices(query, found, entries))
     notes += [
@@ -153,6 +157,26 @@ def find(entries: Sequence[JSON], query: str) -> list[JSON]:
     names = sorted({_slug(str(e["name"])) for e in entries})
     close = set(difflib.get_close_matches(slug, names, n=5, cutoff=0.75))
     return [e for e in entries if _slug(str(e["name"])) in close]
+
+
+def _filtered_out(
+    query: str, kind: str | None, edition: int | None, beyond: list[JSON]
+) -> list[str]:
+    """Nothing named so among the kind or edition asked for, though the query names entities
+    outside them: say which, and which option kept them out."""
+    among = " and ".join(
+        [
+            *([f"of kind {kind}"] if kind else []),
+            *([f"of the {_ordinal(edition)} edition"] if edition else []),
+        ]
+    )
+    options = " and ".join([*(["--kind"] if kind else []), *(["--edition"] if edition else [])])
+    lines = [f"nothing {among} is named {_clean(query)!r}; without {options}:"]
+    seen = sorted({(str(e["id"]), str(e["kind"]), _edition(e)) for e in beyond})
+    lines += [f"  {_clean(i)}  ({k}, {_ordinal(ed)} edition)" for i, k, ed in seen[:MAX_CHOICES]]
+    if len(seen) > MAX_CHOICES:
+        lines.append(f"  … and {len(seen) - MAX_CHOICES} more")
+    return lines
 
 
 def _choices(query: str, found: list[JSON], entries: list[JSON]) -> list[str]:
