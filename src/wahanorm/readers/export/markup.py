@@ -39,6 +39,7 @@ from wahanorm.blocks.html_text import (
 
 _WIDE_SPACE = re.compile(r"[ \t\u2000-\u200a\u3000\u00a0]+")
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
+_NOT_ONE_PLAIN_LINE = re.compile(r"[<&\n]")
 # A keyword printed in capitals with a letter or two in lower case ("IMpERIUM", "MAllEUS"):
 # the source's small-caps font leaking into the text.
 _BROKEN_CAPS = re.compile(r"\b(?=[A-Z]{2})(?=\w*[a-z])[A-Za-z]{4,}\b")
@@ -71,6 +72,12 @@ def field_text(raw: str) -> tuple[str, tuple[str, ...]]:
     """A field's text (nested lists two spaces further in per level), and notes on what was
     repaired on the way (``escaped-markup``, ``broken-caps:WORD``) so the caller can report
     them with the field's position."""
+    if not _NOT_ONE_PLAIN_LINE.search(raw):
+        # One line without markup (most fields): ``plain_lines``' clean spelling, and no
+        # TextLine made; a list item or a broken capital takes the whole way below.
+        text = normalize_text(_WIDE_SPACE.sub(" ", raw))
+        if not text.startswith("- ") and not _BROKEN_CAPS.search(text):
+            return text, ()
     read = field_lines(raw)
     return "\n".join(nested_lines(read.lines)), read.notes
 
