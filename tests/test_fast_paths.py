@@ -2,9 +2,10 @@
 
 ``markup.field_text`` reads a one-line field without markup without the line machinery of
 ``field_lines``; ``stratagems.parse_body`` cuts a description at its labels without Lark
-(``body_sections``) and keeps Lark for a text whose first line has no label. Both are checked
-here against the slow way on every field (every stratagem description) of the two 10th-edition
-exports and the 11th-edition sample in ../shared/corpus, and on committed fixtures.
+(``body_sections``) and keeps Lark for a text whose first line has no label;
+``labelled_rule.line_parts`` reads a rule in which no line is a label or a heading without Lark.
+Each is checked here against the slow way on every field (every stratagem description, every
+rule text) of the real inputs in ../shared, and on committed fixtures.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+import wahanorm
 from wahanorm.blocks import grammar
 from wahanorm.blocks.html_text import nested_lines
+from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse import stratagems as stratagem_text
+from wahanorm.blocks.rules_text import Sections
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.readers.export import markup
 from wahanorm.readers.export.context import TABLES
@@ -146,3 +150,76 @@ def test_stratagem_body_fast_way_on_every_description(name: str) -> None:
     assert len(cut) * 5 > len(texts) * 4  # the fast way reads four in five at least
     for text in texts:
         assert fast_body(text) == slow_body(text), text
+
+
+def rule_lines(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every text the readers hand to ``labelled_rule.line_parts`` while converting ``paths``."""
+    seen: list[list[str]] = []
+    fast = labelled_rule.line_parts
+
+    def noted(lines: list[str]) -> Sections:
+        seen.append(list(lines))
+        return fast(lines)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(labelled_rule, "line_parts", noted)
+        wahanorm.convert(paths)
+    return seen
+
+
+def lark_parts(lines: list[str]) -> Sections:
+    """``labelled_rule.line_parts`` through Lark alone."""
+    if not lines:
+        return Sections()
+    found = grammar.parse(
+        "labelled_rule", "labelled_rule", "\n".join(lines), transformer=labelled_rule._TO_PARTS
+    )
+    assert isinstance(found, Sections)
+    return found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [],
+        [""],
+        ["", "a rule", "", "its second line", "- a bullet"],
+        ["EFFECT: x", "y"],
+        ["An intro", "SEE ALSO", "a line"],
+        ["An intro", "  ELIGIBLE IF: x"],
+    ],
+)
+def test_labelled_rule_fast_way_is_lark(lines: list[str]) -> None:
+    assert labelled_rule.line_parts(lines) == lark_parts(lines)
+
+
+def test_labelled_rule_fast_way_on_committed_inputs(
+    repo_cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [Path("raw"), *(p for p in sorted(FIXTURES.iterdir()) if p.is_dir())]
+    seen = rule_lines(paths, monkeypatch)
+    assert len(seen) > 100
+    for lines in seen:
+        assert labelled_rule.line_parts(lines) == lark_parts(lines), lines
+
+
+SHARED = CORPUS.parent
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "group",
+    [
+        ["seeds"],
+        ["html-pages"],
+        ["corpus/wahapedia-10ed-2026-02-14"],
+        ["corpus/wahapedia-11ed-2026-09-13-sample"],
+    ],
+)
+def test_labelled_rule_fast_way_on_shared_inputs(
+    group: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = rule_lines([SHARED / g for g in group if (SHARED / g).exists()], monkeypatch)
+    assert seen
+    for lines in seen:
+        assert labelled_rule.line_parts(lines) == lark_parts(lines), lines
