@@ -10,6 +10,7 @@ rule text) of the real inputs in ../shared, and on committed fixtures.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse import stratagems as stratagem_text
 from wahanorm.blocks.rules_text import Sections
 from wahanorm.errors import ParseFailure, Report
+from wahanorm.readers.dump import read as dump_read
 from wahanorm.readers.export import markup
 from wahanorm.readers.export.context import TABLES
 from wahanorm.readers.export.tables import read_table
@@ -43,7 +45,11 @@ def slow_field_text(raw: str) -> tuple[str, tuple[str, ...]]:
     return "\n".join(nested_lines(read.lines)), read.notes
 
 
-Outcome = stratagem_text.StratagemBody | tuple[str, str, int | None, int | None, str | None]
+Outcome = (
+    stratagem_text.StratagemBody
+    | stratagem_text.StratagemEntry
+    | tuple[str, str, int | None, int | None, str | None]
+)
 
 
 def failed(failure: ParseFailure) -> Outcome:
@@ -223,3 +229,84 @@ def test_labelled_rule_fast_way_on_shared_inputs(
     assert seen
     for lines in seen:
         assert labelled_rule.line_parts(lines) == lark_parts(lines), lines
+
+
+def test_stratagem_terminals_are_the_grammars() -> None:
+    terminals = {
+        t.name: t for t in grammar.parser("stratagem", "entry", stratagem_text._BUILD).terminals
+    }
+    for name, pattern in [
+        ("NAME", stratagem_text._NAME),
+        ("RULE_NUMBER", stratagem_text._RULE_NUMBER),
+        ("CP_COST", stratagem_text._CP_COST),
+    ]:
+        found = terminals[name].pattern
+        assert found.value == pattern.pattern.replace("\\n", "\n")
+        assert bool(pattern.flags & re.I) == ("i" in found.flags)
+    labels = sorted(t.pattern.value for t in terminals.values() if t.priority == 3)
+    assert labels == sorted(f"{x}:" for x in stratagem_text._LABEL.pattern[1:-2].split("|"))
+
+
+def lark_entry(lines: list[str]) -> Outcome:
+    """``parse_entry`` through Lark alone (or the failure it raises)."""
+    try:
+        entry = grammar.parse(
+            "stratagem", "entry", stratagem_text._text(lines), "", 1, stratagem_text._BUILD
+        )
+    except ParseFailure as failure:
+        return failed(failure)
+    assert isinstance(entry, stratagem_text.StratagemEntry)
+    return entry  # type: ignore[return-value]
+
+
+def fast_entry(lines: list[str]) -> Outcome:
+    try:
+        return stratagem_text.parse_entry(lines)  # type: ignore[return-value]
+    except ParseFailure as failure:
+        return failed(failure)
+
+
+def dump_entries(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every stratagem entry the dump reader parses while converting ``paths``."""
+    seen: list[list[str]] = []
+
+    def noted(lines: list[str], path: str = "", first_line: int = 1) -> object:
+        seen.append(list(lines))
+        return stratagem_text.parse_entry(lines, path, first_line)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(dump_read, "parse_entry", noted)
+        wahanorm.convert(paths)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["HEROIC INTERVENTION15.11", "1CP", "Core Stratagem", "WHEN: x", "EFFECT: y"],
+        ["A NAME", "2 cp", "Faction – Battle Tactic Stratagem", "Flavour.", "More.", "WHEN: x"],
+        ["A NAME", "1CP extra", "Core Stratagem"],
+        ["A NAME", "1CP"],
+        ["15.11", "1CP", "WHEN: source line", "TARGET: t"],
+        ["X 123.45", " 1CP ", "", "Core Stratagem", "WHEN: a", "- b", "WHEN: a"],
+    ],
+)
+def test_stratagem_entry_fast_way_is_lark(lines: list[str]) -> None:
+    assert fast_entry(lines) == lark_entry(lines)
+
+
+def test_stratagem_entry_fast_way_on_committed_dumps(
+    repo_cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = dump_entries([Path("raw")], monkeypatch)
+    assert len(seen) > 50
+    for lines in seen:
+        assert fast_entry(lines) == lark_entry(lines), lines
+
+
+@needs_corpus
+def test_stratagem_entry_fast_way_on_shared_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = dump_entries([SHARED / "seeds"], monkeypatch)
+    assert seen
+    for lines in seen:
+        assert fast_entry(lines) == lark_entry(lines), lines
