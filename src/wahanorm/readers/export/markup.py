@@ -8,9 +8,11 @@ one that reads saved pages: a ``<br>``, a block or a list item starts a new line
 read ``- item``, and words of adjacent inline elements keep the spacing of the source; every
 line takes the clean stage's spelling (``normalize_text``).
 
-Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether; the
-others are parsed by lxml's HTML parser and walked as the lxml tree. Results are cached, since
-the export repeats the same ability text on many datasheets.
+Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether, and
+``field_text`` gives a one-line one its clean spelling without making lines of it; the others
+are parsed by lxml's HTML parser and walked as the lxml tree. Results are cached, since the
+export repeats the same ability text on many datasheets (``tests/test_fast_paths.py`` holds the
+short way equal to the whole way on every value of the real exports).
 
 Tables: ``field_parts`` (the rules of Abilities.csv and Detachment_abilities.csv) takes each
 table of rows (``html_tables.is_data_table``) out of the text as rows of cells, and notes a
