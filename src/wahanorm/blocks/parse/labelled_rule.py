@@ -4,6 +4,7 @@ rules they refer to (``(03.02)``), and rule numbers glued to names (``FIRING DEC
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -75,13 +76,29 @@ class _ToParts(Transformer[Token, object]):
 _TO_PARTS = _ToParts()
 
 
+@functools.cache
+def _opens_part() -> re.Pattern[str]:
+    """The grammar's LABEL or HEADING terminal anywhere in a text (taken from the grammar, so
+    the rule stays written once): a text without either reads as lines of TEXT alone."""
+    terminals = grammar.parser("labelled_rule", "labelled_rule", _TO_PARTS).terminals
+    found = [t.pattern.to_regexp() for t in terminals if t.name in ("LABEL", "HEADING")]
+    assert len(found) == 2
+    return re.compile("|".join(found))
+
+
 def line_parts(lines: list[str]) -> Sections:
     """How the lines of a rule fall into its labelled sections (``grammars/labelled_rule.lark``;
     the sectioner of ``rules_text``): a line per item, ``- `` at column 0. Every text parses
     (a line is a label or text)."""
     if not lines:
         return Sections()
-    found = grammar.parse("labelled_rule", "labelled_rule", "\n".join(lines), transformer=_TO_PARTS)
+    text = "\n".join(lines)
+    if _opens_part().search(text) is None:
+        # No line is a label or a heading (most rules): every line is TEXT, one part outside
+        # every section, as the grammar would read it (a test holds the two ways equal).
+        positions: list[Position] = [(i, None) for i, line in enumerate(lines) if line]
+        return Sections(parts=[(None, positions)] if positions else [])
+    found = grammar.parse("labelled_rule", "labelled_rule", text, transformer=_TO_PARTS)
     assert isinstance(found, Sections)
     return found
 

@@ -183,16 +183,95 @@ def _text(lines: list[str]) -> str:
 
 def parse_entry(lines: list[str], path: str = "", first_line: int = 1) -> StratagemEntry:
     """A dump's stratagem entry, one item per line; raises ``ParseFailure`` with a caret."""
-    entry = grammar.parse("stratagem", "entry", _text(lines), path, first_line, _BUILD)
+    grammar_text = _text(lines)
+    fast = entry_without_lark(grammar_text)
+    if fast is not None:
+        return fast
+    entry = grammar.parse("stratagem", "entry", grammar_text, path, first_line, _BUILD)
     assert isinstance(entry, StratagemEntry)
     return entry
 
 
 def parse_body(text: str, path: str = "", first_line: int = 1) -> StratagemBody:
     """The WHEN/TARGET/EFFECT/RESTRICTIONS sections of a description, one item per line."""
-    body = grammar.parse("stratagem", "body", _text(text.split("\n")), path, first_line, _BUILD)
+    grammar_text = _text(text.split("\n"))
+    sections = body_sections(grammar_text)
+    if sections is not None:
+        return _assemble_body(sections)
+    body = grammar.parse("stratagem", "body", grammar_text, path, first_line, _BUILD)
     assert isinstance(body, StratagemBody)
     return body
+
+
+# The labels of ``grammars/stratagem.lark`` (its WHEN … TRIGGER terminals), as they open a line.
+_LABEL = re.compile(r"(WHEN|TARGET|EFFECT|RESTRICTIONS|TRIGGER):")
+_IGNORED = " \t"  # the grammar's %ignore and the space of its _NL
+
+
+# The name and cost terminals of the grammar (a test holds them equal to the grammar's).
+_NAME = re.compile(r"[^\n]+?(?=\d{2}(?:\.\d{2})+\n|\n)")
+_RULE_NUMBER = re.compile(r"\d{2}(?:\.\d{2})+")
+_CP_COST = re.compile(r"\d+\s*CP", re.I)
+
+
+def body_sections(grammar_text: str) -> list[_Section] | None:
+    """The sections the ``body`` rule of ``grammars/stratagem.lark`` reads in ``grammar_text``
+    (``_text``'s form: stripped lines, none blank, each ending with a newline), without Lark:
+    a line opening with a label starts a section (the label's terminals outrank LINE), any
+    other line continues the one before. None when the first line opens with no label: the
+    grammar then fails, and only Lark gives its error with a caret. (A test holds the two
+    ways equal on every stratagem of the corpora.)"""
+    flavour, sections = _cut(grammar_text.split("\n")[:-1], 1)
+    return None if flavour else sections
+
+
+def _cut(lines: list[str], first: int) -> tuple[list[str], list[_Section]]:
+    """Lines (numbered from ``first``) as the lines before the first label and the sections."""
+    flavour: list[str] = []
+    sections: list[_Section] = []
+    for number, line in enumerate(lines, start=first):
+        label = _LABEL.match(line)
+        if label is None:
+            if sections:
+                sections[-1].lines.append((number, line.strip()))
+            else:
+                flavour.append(line.strip())
+            continue
+        section = _Section(label.group(1).lower(), number, [])
+        rest = line[label.end() :].lstrip(_IGNORED).strip()
+        if rest:
+            section.lines.append((number, rest))
+        sections.append(section)
+    return flavour, sections
+
+
+def entry_without_lark(grammar_text: str) -> StratagemEntry | None:
+    """The ``entry`` rule of ``grammars/stratagem.lark`` read without Lark (``_text``'s form):
+    the name line (a glued rule number apart), a cost line that is a cost and nothing else, the
+    source line, flavour lines up to the first label, the sections. None for anything else
+    (fewer than three lines, a cost line that is not a cost): Lark then reads it, and fails with
+    its caret where it must."""
+    lines = grammar_text.split("\n")[:-1]
+    if len(lines) < 3:
+        return None
+    name = _NAME.match(grammar_text)
+    cost = _CP_COST.fullmatch(lines[1])
+    if name is None or cost is None:
+        return None
+    number = lines[0][name.end() :].lstrip(_IGNORED)
+    if number and _RULE_NUMBER.fullmatch(number) is None:
+        return None
+    flavour, sections = _cut(lines[3:], 4)
+    source, category = split_source(lines[2])
+    return StratagemEntry(
+        name=name.group(0).strip(),
+        rule_number=number or None,
+        cp=int(re.sub(r"\D", "", cost.group(0))),
+        source=source,
+        category=category,
+        flavour="\n".join(flavour) or None,
+        body=_assemble_body(sections),
+    )
 
 
 def line_parts(lines: list[str]) -> Sections:

@@ -103,6 +103,9 @@ class ExportContext:
     _links_told: bool = False
     source_editions: dict[str, Edition] = field(default_factory=dict)
     """Source.csv: the edition of each source book, by lower-case name."""
+    _texts: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
+    """``text``'s memo: each raw value's clean text and notes (the export repeats a value on
+    hundreds of rows; a dict look-up is cheaper than the cached call chain)."""
 
     def load(self) -> bool:
         """Read every table and the faction and detachment names. False (and one error) when
@@ -227,10 +230,16 @@ class ExportContext:
 
     def text(self, table: str, record: Record, column: str) -> str:
         """The clean text of a field; what had to be repaired is reported at its line."""
-        text, notes = field_text(record.get(column))
-        for note in notes:
-            self._note(table, record, column, note)
-        return text
+        raw = record.fields.get(column)
+        if not raw:
+            return ""
+        found = self._texts.get(raw)
+        if found is None:
+            found = self._texts[raw] = field_text(raw)
+        if found[1]:
+            for note in found[1]:
+                self._note(table, record, column, note)
+        return found[0]
 
     def rule_text(
         self, table: str, record: Record, column: str

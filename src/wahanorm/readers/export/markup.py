@@ -8,9 +8,11 @@ one that reads saved pages: a ``<br>``, a block or a list item starts a new line
 read ``- item``, and words of adjacent inline elements keep the spacing of the source; every
 line takes the clean stage's spelling (``normalize_text``).
 
-Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether; the
-others are parsed by lxml's HTML parser and walked as the lxml tree. Results are cached, since
-the export repeats the same ability text on many datasheets.
+Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether, and
+``field_text`` gives a one-line one its clean spelling without making lines of it; the others
+are parsed by lxml's HTML parser and walked as the lxml tree. Results are cached, since the
+export repeats the same ability text on many datasheets (``tests/test_fast_paths.py`` holds the
+short way equal to the whole way on every value of the real exports).
 
 Tables: ``field_parts`` (the rules of Abilities.csv and Detachment_abilities.csv) takes each
 table of rows (``html_tables.is_data_table``) out of the text as rows of cells, and notes a
@@ -39,6 +41,7 @@ from wahanorm.blocks.html_text import (
 
 _WIDE_SPACE = re.compile(r"[ \t\u2000-\u200a\u3000\u00a0]+")
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
+_NOT_ONE_PLAIN_LINE = re.compile(r"[<&\n]")
 # A keyword printed in capitals with a letter or two in lower case ("IMpERIUM", "MAllEUS"):
 # the source's small-caps font leaking into the text.
 _BROKEN_CAPS = re.compile(r"\b(?=[A-Z]{2})(?=\w*[a-z])[A-Za-z]{4,}\b")
@@ -71,6 +74,12 @@ def field_text(raw: str) -> tuple[str, tuple[str, ...]]:
     """A field's text (nested lists two spaces further in per level), and notes on what was
     repaired on the way (``escaped-markup``, ``broken-caps:WORD``) so the caller can report
     them with the field's position."""
+    if not _NOT_ONE_PLAIN_LINE.search(raw):
+        # One line without markup (most fields): ``plain_lines``' clean spelling, and no
+        # TextLine made; a list item or a broken capital takes the whole way below.
+        text = normalize_text(_WIDE_SPACE.sub(" ", raw))
+        if not text.startswith("- ") and not _BROKEN_CAPS.search(text):
+            return text, ()
     read = field_lines(raw)
     return "\n".join(nested_lines(read.lines)), read.notes
 

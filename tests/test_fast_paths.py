@@ -1,0 +1,312 @@
+"""The fast paths of issue 20 give what the whole way gives, on every value of the real exports.
+
+``markup.field_text`` reads a one-line field without markup without the line machinery of
+``field_lines``; ``stratagems.parse_body`` cuts a description at its labels without Lark
+(``body_sections``) and keeps Lark for a text whose first line has no label;
+``labelled_rule.line_parts`` reads a rule in which no line is a label or a heading without Lark.
+Each is checked here against the slow way on every field (every stratagem description, every
+rule text) of the real inputs in ../shared, and on committed fixtures.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import wahanorm
+from wahanorm.blocks import grammar
+from wahanorm.blocks.html_text import nested_lines
+from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse import stratagems as stratagem_text
+from wahanorm.blocks.rules_text import Sections
+from wahanorm.errors import ParseFailure, Report
+from wahanorm.readers.dump import read as dump_read
+from wahanorm.readers.export import markup
+from wahanorm.readers.export.context import TABLES
+from wahanorm.readers.export.tables import read_table
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+EXPORTS = [
+    "wahapedia-10ed-2025-11-14-html",
+    "wahapedia-10ed-2026-02-14",
+    "wahapedia-11ed-2026-09-13-sample",
+]
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "export"
+needs_corpus = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason=f"the full exports are not here ({CORPUS} is absent)"
+)
+
+
+def slow_field_text(raw: str) -> tuple[str, tuple[str, ...]]:
+    """``field_text`` the whole way: ``field_lines`` and its lines joined."""
+    read = markup.field_lines.__wrapped__(raw)
+    return "\n".join(nested_lines(read.lines)), read.notes
+
+
+Outcome = (
+    stratagem_text.StratagemBody
+    | stratagem_text.StratagemEntry
+    | tuple[str, str, int | None, int | None, str | None]
+)
+
+
+def failed(failure: ParseFailure) -> Outcome:
+    """A failure as plain values (exceptions compare by identity)."""
+    return (str(failure), failure.path, failure.line, failure.column, failure.excerpt)
+
+
+def slow_body(text: str) -> Outcome:
+    """``parse_body`` through Lark alone (or the failure it raises)."""
+    grammar_text = stratagem_text._text(text.split("\n"))
+    try:
+        body = grammar.parse("stratagem", "body", grammar_text, "", 1, stratagem_text._BUILD)
+    except ParseFailure as failure:
+        return failed(failure)
+    assert isinstance(body, stratagem_text.StratagemBody)
+    return body
+
+
+def fast_body(text: str) -> Outcome:
+    """``parse_body`` as the readers call it (or the failure it raises)."""
+    try:
+        return stratagem_text.parse_body(text)
+    except ParseFailure as failure:
+        return failed(failure)
+
+
+def values(folder: Path) -> set[str]:
+    """Every distinct raw value of every table of the export in ``folder``."""
+    found: set[str] = set()
+    for table, columns in TABLES.items():
+        if not (folder / table).is_file():
+            continue
+        for record in read_table(folder, table, folder.name, columns, Report()):
+            found.update(record.fields.values())
+    return found
+
+
+def descriptions(folder: Path) -> list[str]:
+    """The text of each stratagem description, as ``line_parts`` receives it."""
+    report = Report()
+    table = read_table(folder, "Stratagems.csv", folder.name, TABLES["Stratagems.csv"], report)
+    out = []
+    for record in table:
+        read = markup.field_lines(record.get("description"), with_commentary=True)
+        out.append("\n".join(nested_lines(read.lines)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "   ",
+        "-",
+        "- a list item",
+        "IMpERIUM keyword",
+        "A\u00a0wide\u2009space and  two",
+        "\u2018quoted\u2019 text ",
+        "plain text",
+    ],
+)
+def test_field_text_fast_way_is_the_whole_way(raw: str) -> None:
+    assert markup.field_text.__wrapped__(raw) == slow_field_text(raw)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "WHEN: Your turn.\nTARGET: One unit.\nEFFECT: It acts.\n- a\n- b",
+        "WHEN:\nYour turn.\nEFFECT:\tIt acts.\nEFFECT: It acts.\nRESTRICTIONS: none",
+        "Flavour first\nWHEN: Your turn.",
+        "WHEN: EFFECT: in one line\n  \nWhen: lower case is no label",
+        "TRIGGER: a manoeuvre.\nEFFECT: It acts:\n- one\nRESTRICTIONS: x",
+    ],
+)
+def test_stratagem_body_fast_way_is_lark(text: str) -> None:
+    assert fast_body(text) == slow_body(text)
+
+
+@pytest.mark.parametrize("name", ["wahapedia-10ed-2026-02-14", "wahapedia-11ed-2026-09-13-sample"])
+def test_fast_ways_on_the_committed_slices(name: str) -> None:
+    for raw in values(FIXTURES / name):
+        assert markup.field_text.__wrapped__(raw) == slow_field_text(raw), raw
+    for text in descriptions(FIXTURES / name):
+        assert fast_body(text) == slow_body(text), text
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_field_text_fast_way_on_every_value(name: str) -> None:
+    found = values(CORPUS / name)
+    assert len(found) > 500
+    for raw in found:
+        assert markup.field_text.__wrapped__(raw) == slow_field_text(raw), raw
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_stratagem_body_fast_way_on_every_description(name: str) -> None:
+    texts = descriptions(CORPUS / name)
+    assert len(texts) > 10
+    cut = [t for t in texts if stratagem_text.body_sections(stratagem_text._text(t.split("\n")))]
+    assert len(cut) * 5 > len(texts) * 4  # the fast way reads four in five at least
+    for text in texts:
+        assert fast_body(text) == slow_body(text), text
+
+
+def rule_lines(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every text the readers hand to ``labelled_rule.line_parts`` while converting ``paths``."""
+    seen: list[list[str]] = []
+    fast = labelled_rule.line_parts
+
+    def noted(lines: list[str]) -> Sections:
+        seen.append(list(lines))
+        return fast(lines)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(labelled_rule, "line_parts", noted)
+        wahanorm.convert(paths)
+    return seen
+
+
+def lark_parts(lines: list[str]) -> Sections:
+    """``labelled_rule.line_parts`` through Lark alone."""
+    if not lines:
+        return Sections()
+    found = grammar.parse(
+        "labelled_rule", "labelled_rule", "\n".join(lines), transformer=labelled_rule._TO_PARTS
+    )
+    assert isinstance(found, Sections)
+    return found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [],
+        [""],
+        ["", "a rule", "", "its second line", "- a bullet"],
+        ["EFFECT: x", "y"],
+        ["An intro", "SEE ALSO", "a line"],
+        ["An intro", "  ELIGIBLE IF: x"],
+    ],
+)
+def test_labelled_rule_fast_way_is_lark(lines: list[str]) -> None:
+    assert labelled_rule.line_parts(lines) == lark_parts(lines)
+
+
+def test_labelled_rule_fast_way_on_committed_inputs(
+    repo_cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [Path("raw"), *(p for p in sorted(FIXTURES.iterdir()) if p.is_dir())]
+    seen = rule_lines(paths, monkeypatch)
+    assert len(seen) > 100
+    for lines in seen:
+        assert labelled_rule.line_parts(lines) == lark_parts(lines), lines
+
+
+SHARED = CORPUS.parent
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "group",
+    [
+        ["seeds"],
+        ["html-pages"],
+        ["corpus/wahapedia-10ed-2026-02-14"],
+        ["corpus/wahapedia-11ed-2026-09-13-sample"],
+    ],
+)
+def test_labelled_rule_fast_way_on_shared_inputs(
+    group: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = rule_lines([SHARED / g for g in group if (SHARED / g).exists()], monkeypatch)
+    assert seen
+    for lines in seen:
+        assert labelled_rule.line_parts(lines) == lark_parts(lines), lines
+
+
+def test_stratagem_terminals_are_the_grammars() -> None:
+    terminals = {
+        t.name: t for t in grammar.parser("stratagem", "entry", stratagem_text._BUILD).terminals
+    }
+    for name, pattern in [
+        ("NAME", stratagem_text._NAME),
+        ("RULE_NUMBER", stratagem_text._RULE_NUMBER),
+        ("CP_COST", stratagem_text._CP_COST),
+    ]:
+        found = terminals[name].pattern
+        assert found.value == pattern.pattern.replace("\\n", "\n")
+        assert bool(pattern.flags & re.I) == ("i" in found.flags)
+    labels = sorted(t.pattern.value for t in terminals.values() if t.priority == 3)
+    assert labels == sorted(f"{x}:" for x in stratagem_text._LABEL.pattern[1:-2].split("|"))
+
+
+def lark_entry(lines: list[str]) -> Outcome:
+    """``parse_entry`` through Lark alone (or the failure it raises)."""
+    try:
+        entry = grammar.parse(
+            "stratagem", "entry", stratagem_text._text(lines), "", 1, stratagem_text._BUILD
+        )
+    except ParseFailure as failure:
+        return failed(failure)
+    assert isinstance(entry, stratagem_text.StratagemEntry)
+    return entry  # type: ignore[return-value]
+
+
+def fast_entry(lines: list[str]) -> Outcome:
+    try:
+        return stratagem_text.parse_entry(lines)  # type: ignore[return-value]
+    except ParseFailure as failure:
+        return failed(failure)
+
+
+def dump_entries(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every stratagem entry the dump reader parses while converting ``paths``."""
+    seen: list[list[str]] = []
+
+    def noted(lines: list[str], path: str = "", first_line: int = 1) -> object:
+        seen.append(list(lines))
+        return stratagem_text.parse_entry(lines, path, first_line)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(dump_read, "parse_entry", noted)
+        wahanorm.convert(paths)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["HEROIC INTERVENTION15.11", "1CP", "Core Stratagem", "WHEN: x", "EFFECT: y"],
+        ["A NAME", "2 cp", "Faction – Battle Tactic Stratagem", "Flavour.", "More.", "WHEN: x"],
+        ["A NAME", "1CP extra", "Core Stratagem"],
+        ["A NAME", "1CP"],
+        ["15.11", "1CP", "WHEN: source line", "TARGET: t"],
+        ["X 123.45", " 1CP ", "", "Core Stratagem", "WHEN: a", "- b", "WHEN: a"],
+    ],
+)
+def test_stratagem_entry_fast_way_is_lark(lines: list[str]) -> None:
+    assert fast_entry(lines) == lark_entry(lines)
+
+
+def test_stratagem_entry_fast_way_on_committed_dumps(
+    repo_cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = dump_entries([Path("raw")], monkeypatch)
+    assert len(seen) > 50
+    for lines in seen:
+        assert fast_entry(lines) == lark_entry(lines), lines
+
+
+@needs_corpus
+def test_stratagem_entry_fast_way_on_shared_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = dump_entries([SHARED / "seeds"], monkeypatch)
+    assert seen
+    for lines in seen:
+        assert fast_entry(lines) == lark_entry(lines), lines
