@@ -47,11 +47,14 @@ _SPACES = re.compile(r" {2,}")
 
 def normalize_text(text: str) -> str:
     """The clean spelling of one piece of text (also used by the HTML and export readers)."""
-    if not text.isascii():
+    if text.isascii():  # of the characters respelt, an ASCII text can hold only the tab
+        if "\t" in text:
+            text = text.replace("\t", " ")
+    else:
         text = unicodedata.normalize("NFC", text)
-    for char, spelling in _SPELLING:
-        if char in text:
-            text = text.replace(char, spelling)
+        for char, spelling in _SPELLING:
+            if char in text:
+                text = text.replace(char, spelling)
     if "  " in text:
         text = _SPACES.sub(" ", text)
     return text.strip()

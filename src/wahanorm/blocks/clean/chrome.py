@@ -129,15 +129,19 @@ def strip_site_chrome(lines: list[Line], report: Report) -> list[Line]:
             report.info("chrome-removed", f"site chrome removed: {line.text[:60]!r}", line.number)
             in_role_menu = line.text == "Datasheets collated"
             continue
-        text = _CHROME_PREFIX.sub("", line.text)
-        if text != line.text:
-            report.info("chrome-removed", "site chrome removed: 'Datasheets collated'", line.number)
-            in_role_menu = True
+        text = line.text
+        if text.startswith("Datasheets collated"):  # the prefix's test before its pattern
+            text = _CHROME_PREFIX.sub("", text)
+            if text != line.text:
+                report.info(
+                    "chrome-removed", "site chrome removed: 'Datasheets collated'", line.number
+                )
+                in_role_menu = True
         if in_role_menu and is_role_line(text):
             report.info("chrome-removed", f"army list menu entry removed: {text!r}", line.number)
             continue
         in_role_menu = False
-        out.append(Line(line.number, text))
+        out.append(line if text is line.text else Line(line.number, text))
     return out
 
 

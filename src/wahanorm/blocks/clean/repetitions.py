@@ -27,7 +27,7 @@ def drop_weapon_name_rows(lines: list[Line], report: Report) -> list[Line]:
     """Drop a name-only table row that the next row repeats with its profile."""
     out: list[Line] = []
     for index, line in enumerate(lines):
-        name_only = _NAME_ONLY_ROW.match(line.text)
+        name_only = _NAME_ONLY_ROW.match(line.text) if line.text.startswith("|") else None
         if name_only and index + 1 < len(lines):
             following = _ROW_START.match(lines[index + 1].text)
             if following and following.group("name") == name_only.group("name"):
@@ -66,8 +66,12 @@ def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
     anywhere, even one that only a removal brings together, and a second run changes nothing.
     """
     out: list[Line] = []
+    texts: list[str] = []  # the texts of ``out``, for one test in C of most lines
     for line in lines:
         out.append(line)
+        texts.append(line.text)
+        if line.text not in texts[-1 - MAX_RUN : -1]:
+            continue  # no line of the runs it could end repeats it
         run = _repeated_tail(out)
         if run:
             first = out[-run]
@@ -77,6 +81,7 @@ def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
                 first.number,
             )
             del out[-run:]
+            del texts[-run:]
     return out
 
 

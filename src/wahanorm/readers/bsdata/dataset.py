@@ -223,15 +223,16 @@ class DataSet:
     def hidden(self, node: Node) -> bool:
         """True when ``node`` is not in the default army roster (see the module's doc)."""
         if self._present is self.default_forces:
-            known = self._hidden.get(id(node))
+            key = id(node)
+            known = self._hidden.get(key)
             if known is None:
-                known = self._hidden[id(node)] = self._hidden_now(node)
+                known = self._hidden[key] = self._hidden_now(node)
             return known
         return self._hidden_now(node)
 
     def _hidden_now(self, node: Node) -> bool:
-        hidden = node.get("hidden") == "true"
-        if not node.items("modifiers") and not node.items("modifierGroups"):
+        hidden = node.attrs.get("hidden") == "true"
+        if not node.children or (not node.items("modifiers") and not node.items("modifierGroups")):
             return hidden
         for modifier, guards in _modifiers(node):
             if modifier.get("field") != "hidden" or modifier.get("type") != "set":

@@ -102,7 +102,11 @@ class Node:
         if groups is None:
             groups = self._by_container = {}
             for child in self.children:
-                groups.setdefault(child.container, []).append(child)
+                key = child.container
+                if key in groups:
+                    groups[key].append(child)
+                else:
+                    groups[key] = [child]
         return groups.get(container, [])
 
     def child_text(self, tag: str) -> str:
@@ -201,53 +205,50 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
     and the way up. A container element (``<profiles>``) becomes the ``container`` of the
     elements it holds; a text element (``<description>``, or an element of text alone) a child
     holding its text; an element's own text is what comes before its first child (a
-    characteristic's value). Closures, not methods: expat calls them for every element."""
+    characteristic's value). Closures, not methods: expat calls them for every element, and
+    its text goes straight into a list's ``append`` (no Python call per piece of text)."""
     root: list[Node] = []
     parents: dict[int, Node] = {}
-    # per open node or text element: the node, and the owner, container and own text around it
-    frames: list[list[Any]] = []
+    # per open node or text element: the node and the owner around it; until the node ends,
+    # its ``text`` holds the text before its latest child began (its own, if it has children)
+    frames: list[tuple[Node, Node | None]] = []
     owner: Node | None = None
     container = ""  # the open container element (no element opens directly inside another)
     opened: tuple[str, dict[str, str], int] = ("", {}, 0)  # that container's tag, attrs, line
     text: list[str] | None = None  # the innermost element's text, until a child begins
+    text_elements = TEXT_ELEMENTS
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         nonlocal owner, container, text, opened
         if text is not None and frames:  # an element's own text ends at its first child
-            frames[-1][3] = "".join(text)
+            frames[-1][0].text = "".join(text)
         text = []
-        parser.CharacterDataHandler = characters  # off again at the end: no text between
+        parser.CharacterDataHandler = text.append  # off again at the end: no text between
         if ":" in tag:
             tag = tag.rpartition(":")[2]
-        line = parser.CurrentLineNumber
         if container:  # an element of a container
-            node = Node(tag, attrs, container, "", [], line, 0, path)
+            node = Node(tag, attrs, container, "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)  # type: ignore[union-attr]
             parents[id(node)] = owner  # type: ignore[assignment]
-            frames.append([node, owner, container, ""])
+            frames.append((node, owner))
             owner, container = node, ""
         elif owner is None:
             attrs = {k: v for k, v in attrs.items() if not k.startswith("xmlns")}
-            node = Node(tag, attrs, "", "", [], line, 0, path)
+            node = Node(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             root.append(node)
-            frames.append([node, None, "", ""])
+            frames.append((node, None))
             owner = node
-        elif tag in TEXT_ELEMENTS:
-            node = Node(tag, attrs, "", "", [], line, 0, path)
+        elif tag in text_elements:
+            node = Node(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)
             parents[id(node)] = owner
-            frames.append([node, owner, "", ""])
+            frames.append((node, owner))
         else:  # a container, or an element of text alone (told at its end: its node then)
-            container, opened = tag, (tag, attrs, line)
-
-    def characters(data: str) -> None:
-        if text is not None:
-            text.append(data)
+            container, opened = tag, (tag, attrs, parser.CurrentLineNumber)
 
     def end(_tag: str) -> None:
         nonlocal owner, container, text
-        childless = text is not None
-        own = ("".join(text) if text else "") if childless else None
+        own = None if text is None else "".join(text)  # None: a child began
         text = None  # text after an element is no element's own
         parser.CharacterDataHandler = None
         if container:  # the container ends (its elements, being nodes, ended before)
@@ -258,16 +259,16 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
                 owner.children.append(alone)
                 parents[id(alone)] = owner
             return
-        node, above, around, before = frames.pop()
+        node, above = frames.pop()
         node.end = parser.CurrentLineNumber
         if own is None:
+            before = node.text
             own = before if before.strip() else ""
-        if node.tag in TEXT_ELEMENTS and node.container == "":
+        if node.container == "" and node.tag in text_elements:
             node.text = own
             return
-        if not node.children or node.tag == "characteristic":
-            node.text = own
-        owner, container = above, around
+        node.text = own if not node.children or node.tag == "characteristic" else ""
+        owner, container = above, node.container
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end

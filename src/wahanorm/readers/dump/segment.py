@@ -108,9 +108,10 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     """The kind of entry that starts at ``lines[index]``, or None if none starts there."""
     text = lines[index].text
     following = lines[index + 1].text if index + 1 < len(lines) else ""
-    if KEYWORD_USAGE.match(text):
+    # each pattern is tried only when the first or last characters it needs are there
+    if text.startswith("The ") and KEYWORD_USAGE.match(text):
         return "keyword_usage"
-    if CP_LINE.match(following) and not text.startswith(("-", "|")):
+    if following[:1].isdigit() and CP_LINE.match(following) and not text.startswith(("-", "|")):
         return "stratagem"
     if (
         text.startswith("- ")
@@ -119,11 +120,24 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
         and DETACHMENT_LINE.match(lines[index + 2].text)
     ):
         return "enhancement"
-    if DETACHMENT_LINE.match(following) and len(text.split()) <= 8 and not is_prose(text):
+    if (
+        following.endswith((" Detachment", " Detachment\n"))  # as ``$`` takes it
+        and DETACHMENT_LINE.match(following)
+        and len(text.split()) <= 8
+        and not is_prose(text)
+    ):
         return "detachment_rule"
-    if NUMBERED_RULE.match(text) and len(text.split()) <= 10 and not text.endswith("."):
+    first = text[:1]
+    if (
+        first.isdigit()
+        and NUMBERED_RULE.match(text)
+        and len(text.split()) <= 10
+        and not text.endswith(".")
+    ):
         return "rule"
-    if BRACKET_RULE.match(text) or CAPS_NUMBERED.match(text):
+    if (first == "[" and BRACKET_RULE.match(text)) or (
+        "A" <= first <= "Z" and CAPS_NUMBERED.match(text)
+    ):
         return "rule"
     if text in _CORE_CAPS and is_prose(following):
         return "rule"
