@@ -135,8 +135,24 @@ class Document:
     """The file as shown in sources and diagnostics."""
     form: Form
     root: Node
-    parents: dict[int, Node]
-    """``id()`` of each node below the root → the node above it."""
+    _parents: dict[int, Node] | None = None
+
+    @property
+    def parents(self) -> dict[int, Node]:
+        """``id()`` of each node below the root → the node above it (made when first asked:
+        most nodes are never asked for theirs)."""
+        parents = self._parents
+        if parents is None:
+            parents = self._parents = {}
+            stack = [self.root]
+            while stack:
+                node = stack.pop()
+                children = node.children
+                if children:
+                    for child in children:
+                        parents[id(child)] = node
+                    stack.extend(children)
+        return parents
 
     @property
     def kind(self) -> str:
@@ -184,7 +200,7 @@ def load_xml(data: bytes, path: str) -> Document:
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = True
     parser.buffer_size = 1 << 16
-    root, parents = _build_on(parser, path)
+    root = _build_on(parser, path)
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
@@ -197,18 +213,17 @@ def load_xml(data: bytes, path: str) -> Document:
         parser.CharacterDataHandler = None
     if not root:
         raise FileError("no root element", 1, 1)
-    return Document(path, "xml", root[0], parents)
+    return Document(path, "xml", root[0])
 
 
-def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
+def _build_on(parser: Any, path: str) -> list[Node]:
     """Handlers on ``parser`` that build the nodes from its events, and where they put the root
-    and the way up. A container element (``<profiles>``) becomes the ``container`` of the
-    elements it holds; a text element (``<description>``, or an element of text alone) a child
+    (the way up is made later, when asked: ``Document.parents``). A container element
+    (``<profiles>``) becomes the ``container`` of the elements it holds; a text element (``<description>``, or an element of text alone) a child
     holding its text; an element's own text is what comes before its first child (a
     characteristic's value). Closures, not methods: expat calls them for every element, and
     its text goes straight into a list's ``append`` (no Python call per piece of text)."""
     root: list[Node] = []
-    parents: dict[int, Node] = {}
     # per open node or text element: the node and the owner around it; until the node ends,
     # its ``text`` holds the text before its latest child began (its own, if it has children)
     frames: list[tuple[Node, Node | None]] = []
@@ -229,7 +244,6 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
         if container:  # an element of a container
             node = Node(tag, attrs, container, "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)  # type: ignore[union-attr]
-            parents[id(node)] = owner  # type: ignore[assignment]
             frames.append((node, owner))
             owner, container = node, ""
         elif owner is None:
@@ -241,7 +255,6 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
         elif tag in text_elements:
             node = Node(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)
-            parents[id(node)] = owner
             frames.append((node, owner))
         else:  # a container, or an element of text alone (told at its end: its node then)
             container, opened = tag, (tag, attrs, parser.CurrentLineNumber)
@@ -257,7 +270,6 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
                 tag, attrs, line = opened
                 alone = Node(tag, attrs, "", own, [], line, parser.CurrentLineNumber, path)
                 owner.children.append(alone)
-                parents[id(alone)] = owner
             return
         node, above = frames.pop()
         node.end = parser.CurrentLineNumber
@@ -272,7 +284,7 @@ def _build_on(parser: Any, path: str) -> tuple[list[Node], dict[int, Node]]:
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
-    return root, parents
+    return root
 
 
 # --------------------------------------------------------------------------------------- JSON
