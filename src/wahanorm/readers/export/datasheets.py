@@ -653,20 +653,20 @@ def _model_scope(cell: str) -> str:
 def _ids(
     ctx: ExportContext, table: str, column: str, linked: _Linked, key: str, known: Links
 ) -> list[str]:
-    found: set[str] = set()
-    for row in linked.of(table, key):
-        target = row.fields.get(column, "")
-        entity = known.get(target)
-        if entity is None:
-            ctx.report.warning(
-                "dangling-link",
-                f"link to {column} {target!r}, which the export does not hold",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
-            continue
-        found.add(entity)
-    return sorted(found)
+    rows = linked.of(table, key)
+    found = {known.get(row.fields.get(column, "")) for row in rows}
+    if None in found:  # a link the export does not hold: each such row said, in order
+        found.discard(None)
+        for row in rows:
+            target = row.fields.get(column, "")
+            if target not in known:
+                ctx.report.warning(
+                    "dangling-link",
+                    f"link to {column} {target!r}, which the export does not hold",
+                    line=row.line_start,
+                    path=ctx.path(table),
+                )
+    return sorted(entity for entity in found if entity is not None)
 
 
 def _report_dropped_columns(ctx: ExportContext) -> None:
