@@ -412,3 +412,43 @@ def test_labelled_cost_rows_keep_their_label(tmp_path: Path) -> None:
     ]
     codes = {d.code for d in extraction.report.diagnostics}
     assert not codes & {"bad-cost", "cost-conflict", "duplicate-dropped"}
+
+
+# --- a weapon row repeated on many datasheets -------------------------------------------------
+
+
+def test_a_repeated_weapon_row_says_its_notes_at_each_row(tmp_path: Path) -> None:
+    # The export prints one weapon row for every datasheet that carries the weapon; a reading
+    # that said something (a hyphen profile, a dice cell) is said at each row, one that said
+    # nothing gives the same weapon.
+    folder = tmp_path / MORE
+    shutil.copytree(SLICE / MORE, folder)
+    wargear = folder / "Datasheets_wargear.csv"
+    noisy = "|9|1|D6|Storm gun - burst|blast|24|Ranged|D3|2|5|0|1|\r\n"
+    quiet = "|10|1||Storm gun – focus|lethal hits|24|Ranged|1|2|8|-2|2|\r\n"
+    rows = "".join(f"{key}{row}" for key in ("000000882", "000000883") for row in (noisy, quiet))
+    wargear.write_bytes(wargear.read_bytes() + rows.encode("utf-8"))  # lines 72 to 75
+    extraction = read_path(folder, MORE)
+    guard = sheet(extraction, "adeptus-custodes/custodian-guard")
+    dreadnought = sheet(extraction, "adeptus-custodes/venerable-contemptor-dreadnought")
+    for profile in ("burst", "focus"):
+        assert weapon(guard, "Storm gun", profile) == weapon(dreadnought, "Storm gun", profile)
+    burst = weapon(guard, "Storm gun", "burst")
+    assert (burst.attacks.text, burst.strength.text, burst.abilities[0].name) == (
+        "D3",
+        "5",
+        "BLAST",
+    )
+    focus = weapon(dreadnought, "Storm gun", "focus")
+    assert (focus.damage.text, focus.abilities[0].name) == ("2", "LETHAL HITS")
+    said = [
+        (d.code, d.line)
+        for d in extraction.report.diagnostics
+        if d.path.endswith("Datasheets_wargear.csv") and d.line is not None and d.line > 71
+    ]
+    assert said == [
+        ("hyphen-profile", 72),
+        ("dropped-field", 72),
+        ("hyphen-profile", 74),
+        ("dropped-field", 74),
+    ]

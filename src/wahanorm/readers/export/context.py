@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wahanorm.blocks.edition import Edition, as_edition, link_edition
-from wahanorm.contract.models import SourceRef
+from wahanorm.contract.models import Ability, SourceRef, Weapon
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign
 from wahanorm.readers.export.markup import FieldLines, field_lines, field_parts, field_text, thawed
@@ -106,6 +106,13 @@ class ExportContext:
     _texts: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
     """``text``'s memo: each raw value's clean text and notes (the export repeats a value on
     hundreds of rows; a dict look-up is cheaper than the cached call chain)."""
+    quiet_weapons: dict[tuple[str, ...], Weapon] = field(default_factory=dict, repr=False)
+    """The weapons read without a diagnostic, by their wargear cells (``datasheets._weapons``)."""
+    quiet_abilities: dict[tuple[str, ...], tuple[str, Ability]] = field(
+        default_factory=dict, repr=False
+    )
+    """The abilities read without a diagnostic, with their group, by their cells
+    (``datasheets._abilities``)."""
 
     def load(self) -> bool:
         """Read every table and the faction and detachment names. False (and one error) when

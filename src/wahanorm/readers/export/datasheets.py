@@ -354,10 +354,27 @@ def _base_size(ctx: ExportContext, models: list[Record]) -> str | None:
     return "; ".join(f"{name}: {size}" for name, size in sizes)
 
 
+# The columns a weapon is read from: two rows that agree in all of them are the same weapon.
+_WEAPON_COLUMNS = ("name", "type", "dice", "range", "A", "BS_WS", "S", "AP", "D", "description")
+
+
 def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
+    """The weapons of a datasheet's wargear rows. The export prints the same weapon row for
+    many datasheets (a bolt pistol some 200 times): a weapon whose reading said nothing is
+    kept by its cells and shared (the models are immutable); a row that repeats it would say
+    nothing either (each note is a function of the cells, and an unknown ability is said once
+    per input), so it is not read again. A weapon that said something is read again each time."""
     table = "Datasheets_wargear.csv"
     weapons: list[Weapon] = []
+    quiet = ctx.quiet_weapons
     for row in rows:
+        fields = row.fields
+        key = tuple(fields.get(column, "") for column in _WEAPON_COLUMNS)
+        known = quiet.get(key)
+        if known is not None:
+            weapons.append(known)
+            continue
+        said = len(ctx.report.diagnostics)
         name_cell = ctx.text(table, row, "name")
         kind = ctx.text(table, row, "type").lower()
         if not name_cell and not kind:
@@ -376,7 +393,10 @@ def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
                 path=ctx.path(table),
             )
             continue
-        weapons.append(_weapon(ctx, row, name_cell, kind))
+        weapon = _weapon(ctx, row, name_cell, kind)
+        if len(ctx.report.diagnostics) == said:
+            quiet[key] = weapon
+        weapons.append(weapon)
     return weapons
 
 
@@ -438,12 +458,29 @@ def _cached_abilities(text: str) -> AbilityList:
     return parse_ability_list(text)
 
 
+# The columns an ability row is read from (with the glossary, the same for the whole export).
+_ABILITY_COLUMNS = ("type", "name", "ability_id", "description", "parameter")
+
+
 def _abilities(ctx: ExportContext, rows: list[Record]) -> AbilityGroups:
+    """The abilities of a datasheet's ability rows; like a weapon (``_weapons``), an ability
+    whose reading said nothing is kept by its cells and shared by the rows that repeat them."""
     groups = AbilityGroups()
+    quiet = ctx.quiet_abilities
     for row in rows:
-        group, ability = _ability(ctx, row)
-        if ability is not None:
-            groups.group(group).append(ability)
+        fields = row.fields
+        key = tuple(fields.get(column, "") for column in _ABILITY_COLUMNS)
+        known = quiet.get(key)
+        if known is None:
+            said = len(ctx.report.diagnostics)
+            group, ability = _ability(ctx, row)
+            if ability is None:
+                continue
+            if len(ctx.report.diagnostics) == said:
+                quiet[key] = (group, ability)
+        else:
+            group, ability = known
+        groups.group(group).append(ability)
     return groups
 
 
@@ -616,20 +653,20 @@ def _model_scope(cell: str) -> str:
 def _ids(
     ctx: ExportContext, table: str, column: str, linked: _Linked, key: str, known: Links
 ) -> list[str]:
-    found: set[str] = set()
-    for row in linked.of(table, key):
-        target = row.fields.get(column, "")
-        entity = known.get(target)
-        if entity is None:
-            ctx.report.warning(
-                "dangling-link",
-                f"link to {column} {target!r}, which the export does not hold",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
-            continue
-        found.add(entity)
-    return sorted(found)
+    rows = linked.of(table, key)
+    found = {known.get(row.fields.get(column, "")) for row in rows}
+    if None in found:  # a link the export does not hold: each such row said, in order
+        found.discard(None)
+        for row in rows:
+            target = row.fields.get(column, "")
+            if target not in known:
+                ctx.report.warning(
+                    "dangling-link",
+                    f"link to {column} {target!r}, which the export does not hold",
+                    line=row.line_start,
+                    path=ctx.path(table),
+                )
+    return sorted(entity for entity in found if entity is not None)
 
 
 def _report_dropped_columns(ctx: ExportContext) -> None:
