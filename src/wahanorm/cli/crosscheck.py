@@ -11,8 +11,6 @@ import argparse
 import sys
 from typing import TextIO
 
-from wahanorm.errors import WahanormError
-
 EXIT_AGREE, EXIT_DISAGREE, EXIT_ERROR = 0, 1, 2
 
 HELP = "tell where two sources of the rules disagree, entity by entity and field by field"
@@ -71,23 +69,19 @@ def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Crosscheck ``args.a`` against ``args.b``, print the report, return the exit status."""
     # The engine is imported here, not at the top: the CLI loads this module on every run.
+    from wahanorm.cli.diff import compare_sides
     from wahanorm.outputs.crosscheck.engine import crosscheck
-    from wahanorm.outputs.diff.sides import load_side
-    from wahanorm.pipeline import converted
 
-    stdout, stderr = out or sys.stdout, err or sys.stderr
-    try:
-        a, a_notes = load_side(args.a, converted)
-        b, b_notes = load_side(args.b, converted)
-        report = crosscheck(a, b, kinds=args.kind, fields=args.field)
-    except WahanormError as exc:
-        print(f"wahanorm crosscheck: {exc.message}", file=stderr)
+    stdout = out or sys.stdout
+    report = compare_sides(
+        "crosscheck",
+        args.a,
+        args.b,
+        lambda a, b: crosscheck(a, b, kinds=args.kind, fields=args.field),
+        err or sys.stderr,
+    )
+    if report is None:
         return EXIT_ERROR
-    except (OSError, ValueError) as exc:
-        print(f"wahanorm crosscheck: {exc}", file=stderr)
-        return EXIT_ERROR
-    for note in a_notes + b_notes:
-        print(f"wahanorm crosscheck: note: {note}", file=stderr)
     stdout.write(_render(report, args, stdout))
     return EXIT_DISAGREE if report.disagrees else EXIT_AGREE
 

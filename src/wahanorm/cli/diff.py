@@ -9,9 +9,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from wahanorm.errors import WahanormError
+
+if TYPE_CHECKING:
+    from wahanorm.outputs.diff.engine import Snapshot
+
+R = TypeVar("R")
 
 EXIT_SAME, EXIT_CHANGED, EXIT_ERROR = 0, 1, 2
 
@@ -76,24 +82,37 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     """Diff ``args.old`` against ``args.new``, print the report, return the exit status."""
     # The engine is imported here, not at the top: the CLI loads this module on every run.
     from wahanorm.outputs.diff.engine import diff_snapshots
+
+    stdout = out or sys.stdout
+    report = compare_sides("diff", args.old, args.new, diff_snapshots, err or sys.stderr)
+    if report is None:
+        return EXIT_ERROR
+    stdout.write(_render(report, args, stdout))
+    return EXIT_CHANGED if report.has_changes else EXIT_SAME
+
+
+def compare_sides(
+    command: str, first: str, second: str, compare: Callable[[Snapshot, Snapshot], R], err: TextIO
+) -> R | None:
+    """Load two sides (output folders, raw inputs, ``REV:PATH``) and ``compare`` them, as
+    ``diff`` and ``crosscheck`` do; None after one line on ``err`` saying what went wrong. The
+    notes of loading a side are printed too."""
     from wahanorm.outputs.diff.sides import load_side
     from wahanorm.pipeline import converted
 
-    stdout, stderr = out or sys.stdout, err or sys.stderr
     try:
-        old, old_notes = load_side(args.old, converted)
-        new, new_notes = load_side(args.new, converted)
-        report = diff_snapshots(old, new)
+        a, a_notes = load_side(first, converted)
+        b, b_notes = load_side(second, converted)
+        result = compare(a, b)
     except WahanormError as exc:
-        print(f"wahanorm diff: {exc.message}", file=stderr)
-        return EXIT_ERROR
+        print(f"wahanorm {command}: {exc.message}", file=err)
+        return None
     except (OSError, ValueError) as exc:
-        print(f"wahanorm diff: {exc}", file=stderr)
-        return EXIT_ERROR
-    for note in old_notes + new_notes:
-        print(f"wahanorm diff: note: {note}", file=stderr)
-    stdout.write(_render(report, args, stdout))
-    return EXIT_CHANGED if report.has_changes else EXIT_SAME
+        print(f"wahanorm {command}: {exc}", file=err)
+        return None
+    for note in a_notes + b_notes:
+        print(f"wahanorm {command}: note: {note}", file=err)
+    return result
 
 
 def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
