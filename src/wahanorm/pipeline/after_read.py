@@ -175,9 +175,10 @@ def missing_data(sheet: Datasheet, report: Report) -> None:
 
 
 def _missing(model: Profile | Weapon, fields: tuple[str, ...]) -> list[str]:
+    values = model.__dict__  # the fields as stored: no attribute look-up per characteristic
     names = []
     for name in fields:
-        stat = getattr(model, name)
+        stat = values[name]
         if stat is None or not stat.text.strip():
             names.append(name.replace("_", " "))
     return names

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import pairwise
 
 from wahanorm.contract.hashing import content_hash, has_shape, same_but_shape
 from wahanorm.contract.ids import escape_unsafe, strip_unsafe
@@ -137,7 +138,16 @@ def _by_content(group: list[Entity]) -> list[list[Entity]]:
 
 def _combine(copies: list[Entity]) -> Entity:
     """Identical copies → the first, with every source once, in path and line order."""
+    first = copies[0]
+    if len(copies) == 1 and _in_order(first.sources):
+        return first  # already so: most entities, read once from one place
     sources = sorted(
         {_source_key(s): s for c in copies for s in c.sources}.values(), key=_source_key
     )
-    return copies[0].model_copy(update={"sources": sources})
+    return first.model_copy(update={"sources": sources})
+
+
+def _in_order(sources: list[SourceRef]) -> bool:
+    """Every source once, in path and line order (as ``_combine`` would leave them)."""
+    keys = [_source_key(s) for s in sources]
+    return all(a < b for a, b in pairwise(keys))
