@@ -76,4 +76,7 @@ def make_id(namespace: str, name: str) -> str:
 
 def is_safe_id(entity_id: str) -> bool:
     """True when the id is ``namespace/name`` of slug characters only."""
-    return re.fullmatch(r"[a-z0-9-]+/[a-z0-9-]+", entity_id) is not None
+    return _SAFE_ID.fullmatch(entity_id) is not None
+
+
+_SAFE_ID = re.compile(r"[a-z0-9-]+/[a-z0-9-]+")

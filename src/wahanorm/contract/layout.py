@@ -16,6 +16,7 @@ from wahanorm.contract.ids import WINDOWS_RESERVED, is_safe_id
 
 INDEX_NAME = "index.json"
 """The index of an output folder."""
+_KIND = re.compile(r"[a-z_]+")
 
 
 def entity_file(edition: int | None, kind: str, entity_id: str) -> str:
@@ -23,7 +24,7 @@ def entity_file(edition: int | None, kind: str, entity_id: str) -> str:
     ``<edition>ed/<kind>/<namespace>/<name>.json`` (``<kind>/<namespace>/<name>.json`` for an
     entity read from an output written before editions, which has none). Raises ``ValueError``
     for an id that is not ``namespace/name`` of slug characters, or a kind that is no word."""
-    if not is_safe_id(entity_id) or not re.fullmatch(r"[a-z_]+", kind):
+    if not is_safe_id(entity_id) or not _KIND.fullmatch(kind):
         raise ValueError(f"unsafe entity id {kind} {entity_id!r}")
     if edition is None:
         return f"{kind}/{entity_id}.json"

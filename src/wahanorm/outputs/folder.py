@@ -397,12 +397,15 @@ def existing_outputs(out_dir: Path) -> dict[str, str]:
     texts: dict[str, str] = {}
     if not out_dir.is_dir():
         return texts
-    for folder, dirs, names in os.walk(out_dir):
+    root = os.fspath(out_dir)
+    for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        base = Path(folder)
+        # paths as strings: a diff or crosscheck reads thousands of files
+        below = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if below == "." else below + "/"
         for name in names:
-            path = base / name
-            if name.endswith(".json") and not name.startswith(".") and not path.is_symlink():
-                rel = path.relative_to(out_dir).as_posix()
-                texts[rel] = path.read_bytes().decode("utf-8", errors="replace")
+            path = os.path.join(folder, name)
+            if name.endswith(".json") and not name.startswith(".") and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    texts[prefix + name] = handle.read().decode("utf-8", errors="replace")
     return dict(sorted(texts.items()))

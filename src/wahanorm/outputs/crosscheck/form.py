@@ -27,7 +27,6 @@ Order of lists is never a difference (the diff's comparers match items by name).
 
 from __future__ import annotations
 
-import copy
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -57,16 +56,22 @@ def patterns(entity: Entity) -> set[str]:
 
 
 def _patterns(path: str, value: Json, found: set[str]) -> None:
+    # A leaf is told here rather than in a call of its own: most parts of an entity are leaves.
     if isinstance(value, dict):
         for key, sub in value.items():
-            _patterns(f"{path}.{key}", sub, found)
+            kind = type(sub)  # JSON as read: exactly dict, list, str, int, bool or None
+            if kind is dict or kind is list:
+                _patterns(f"{path}.{key}", sub, found)
+            elif sub is not None and sub != "" and sub is not False:
+                found.add(f"{path}.{key}")
     elif isinstance(value, list):
         if not value:
             return
-        found.add(f"{path}[]")
+        inner = f"{path}[]"
+        found.add(inner)
         for item in value:
             if isinstance(item, dict):
-                _patterns(f"{path}[]", item, found)
+                _patterns(inner, item, found)
     elif value is not None and value != "" and value is not False:
         found.add(path)
 
@@ -118,7 +123,10 @@ def _pruned(path: str, value: Json, keep: frozenset[str]) -> Json:
 def plain(value: Json) -> Json:
     """Every text in ``value`` in one spelling: ASCII quotes, one space between words, NFC."""
     if isinstance(value, str):
-        text = unicodedata.normalize("NFC", value).translate(_SPELLING)
+        # ASCII is NFC already and holds none of the typographic quotes
+        text = (
+            value if value.isascii() else unicodedata.normalize("NFC", value).translate(_SPELLING)
+        )
         return " ".join(text.split()) if "  " in text or "\n" in text or "\t" in text else text
     if isinstance(value, list):
         return [plain(v) for v in value]
@@ -191,8 +199,10 @@ def _bare_words(text: str) -> list[str]:
 
 def in_one_form(a: Entity, b: Entity) -> tuple[Entity, Entity]:
     """``a`` and ``b`` with the differences of form taken out (see the module's doc); B's list
-    items take A's spelling of a name that differs only in letter case."""
-    a, b = in_capitals(plain(a)), copy.deepcopy(in_capitals(plain(b)))
+    items take A's spelling of a name that differs only in letter case. (Both are new values:
+    ``plain`` and ``in_capitals`` make every dict and list anew, so the entities given are never
+    changed.)"""
+    a, b = in_capitals(plain(a)), in_capitals(plain(b))
     _same_names(a, b)
     profiles_a, profiles_b = a.get("profiles"), b.get("profiles")
     if isinstance(profiles_a, list) and isinstance(profiles_b, list):

@@ -5,11 +5,11 @@ inside each entity."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath
@@ -112,8 +112,8 @@ def _check_identity(spec: str, rel: str, data: Entity, seen: bool) -> None:
 
 def _load_json(spec: str, rel: str, text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
         raise InputError(f"{spec}: {rel} is not valid JSON ({exc.msg}, line {exc.lineno})") from exc
 
 
