@@ -49,31 +49,27 @@ def patterns(entity: Entity) -> set[str]:
     """Every part of ``entity`` that holds a value, as a pattern: ``name``, ``profiles[]``,
     ``profiles[].movement``, ``abilities.core[].parameter`` (a list's items share one)."""
     found: set[str] = set()
-    for key, value in entity.items():
-        if key not in LEFT_OUT:
-            _patterns(key, value, found)
+    _patterns("", {k: v for k, v in entity.items() if k not in LEFT_OUT}, found)
     return found
 
 
-def _patterns(path: str, value: Json, found: set[str]) -> None:
-    # A leaf is told here rather than in a call of its own: most parts of an entity are leaves.
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            kind = type(sub)  # JSON as read: exactly dict, list, str, int, bool or None
-            if kind is dict or kind is list:
-                _patterns(f"{path}.{key}", sub, found)
-            elif sub is not None and sub != "" and sub is not False:
-                found.add(f"{path}.{key}")
-    elif isinstance(value, list):
-        if not value:
-            return
-        inner = f"{path}[]"
-        found.add(inner)
-        for item in value:
-            if isinstance(item, dict):
-                _patterns(inner, item, found)
-    elif value is not None and value != "" and value is not False:
-        found.add(path)
+def _patterns(prefix: str, value: dict[str, Json], found: set[str]) -> None:
+    # The parts of one dict, ``prefix`` before each key's name. A leaf or a list is told in
+    # this loop rather than in a call of its own: an export's 5,000 entities hold some 700,000
+    # parts. (JSON as read: each value exactly a dict, list, str, int, bool or None.)
+    for key, sub in value.items():
+        kind = type(sub)
+        if kind is dict:
+            _patterns(f"{prefix}{key}.", sub, found)
+        elif kind is list:
+            if sub:
+                inner = f"{prefix}{key}[]"
+                found.add(inner)
+                for item in sub:
+                    if type(item) is dict:
+                        _patterns(inner + ".", item, found)
+        elif sub is not None and sub != "" and sub is not False:
+            found.add(f"{prefix}{key}")
 
 
 def field_of(pattern: str) -> str:

@@ -15,12 +15,13 @@ _TIMESTAMP = re.compile(r"(\d{4}-\d{2}-\d{2})[ T]\d{2}:\d{2}(?::\d{2})?")
 
 def source_folder(entities: Iterable[dict[str, Any]]) -> str:
     """The last part of the folder every entity's sources lie in ("" when they share none)."""
-    folders = {
-        str(PurePosixPath(str(ref.get("path", ""))).parent)
+    paths = {
+        str(ref.get("path", ""))
         for entity in entities
         for ref in entity.get("sources") or []
         if isinstance(ref, dict)
-    }
+    }  # thousands of sources in a few files: each distinct path made a path once
+    folders = {str(PurePosixPath(path).parent) for path in paths}
     if not folders:
         return ""
     try:
