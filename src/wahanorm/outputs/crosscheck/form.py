@@ -107,12 +107,18 @@ def pruned(entity: Entity, keep: frozenset[str]) -> Entity:
 
 
 def _pruned(path: str, value: Json, keep: frozenset[str]) -> Json:
-    if isinstance(value, dict):
-        return {
-            k: _pruned(f"{path}.{k}", v, keep) for k, v in value.items() if f"{path}.{k}" in keep
-        }
-    if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-        return [_pruned(f"{path}[]", item, keep) for item in value]
+    kind = type(value)  # JSON as read: exactly dict, list, str, int, bool or None
+    if kind is dict:
+        out: dict[str, Json] = {}
+        for k, v in value.items():
+            inner = f"{path}.{k}"
+            if inner in keep:
+                sub = type(v)
+                out[k] = _pruned(inner, v, keep) if sub is dict or sub is list else v
+        return out
+    if kind is list and value and all(type(x) is dict for x in value):
+        inner = f"{path}[]"
+        return [_pruned(inner, item, keep) for item in value]
     return value
 
 
