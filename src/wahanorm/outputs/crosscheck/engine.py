@@ -190,10 +190,13 @@ def _kind_rank(kind: str) -> tuple[int, str]:
 
 
 def _presence(entities: dict[Key, Entity]) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = {}
+    found: dict[str, form.Presence] = {}
     for key, entity in entities.items():
-        found.setdefault(key[1], set()).update(form.patterns(entity))
-    return found
+        presence = found.get(key[1])
+        if presence is None:
+            presence = found[key[1]] = form.Presence()
+        presence.add(entity)
+    return {kind: presence.found for kind, presence in found.items()}
 
 
 def _shared_patterns(

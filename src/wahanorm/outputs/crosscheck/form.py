@@ -45,31 +45,43 @@ _PUNCTUATION = ".,;:!?"
 _SPELLING = str.maketrans({"’": "'", "‘": "'", "‛": "'", "′": "'", "“": '"', "”": '"', "„": '"'})
 
 
-def patterns(entity: Entity) -> set[str]:
-    """Every part of ``entity`` that holds a value, as a pattern: ``name``, ``profiles[]``,
-    ``profiles[].movement``, ``abilities.core[].parameter`` (a list's items share one)."""
-    found: set[str] = set()
-    _patterns("", {k: v for k, v in entity.items() if k not in LEFT_OUT}, found)
-    return found
+class Presence:
+    """Every part of the entities added that holds a value, as a pattern (``name``,
+    ``profiles[]``, ``profiles[].movement``, ``abilities.core[].parameter``: a list's items
+    share one): what a side holds of a kind. A part already found is not made into its pattern again: an export's 5,000
+    entities hold some 700,000 parts, and a few hundred patterns."""
 
+    def __init__(self) -> None:
+        self.found: set[str] = set()
+        self._seen: dict[str, set[str]] = {}
+        """Prefix → the keys below it whose pattern is found (a list's as ``key[]``)."""
 
-def _patterns(prefix: str, value: dict[str, Json], found: set[str]) -> None:
-    # The parts of one dict, ``prefix`` before each key's name. A leaf or a list is told in
-    # this loop rather than in a call of its own: an export's 5,000 entities hold some 700,000
-    # parts. (JSON as read: each value exactly a dict, list, str, int, bool or None.)
-    for key, sub in value.items():
-        kind = type(sub)
-        if kind is dict:
-            _patterns(f"{prefix}{key}.", sub, found)
-        elif kind is list:
-            if sub:
-                inner = f"{prefix}{key}[]"
-                found.add(inner)
-                for item in sub:
-                    if type(item) is dict:
-                        _patterns(inner + ".", item, found)
-        elif sub is not None and sub != "" and sub is not False:
-            found.add(f"{prefix}{key}")
+    def add(self, entity: Entity) -> None:
+        """Add the patterns of one entity."""
+        self._add("", {k: v for k, v in entity.items() if k not in LEFT_OUT})
+
+    def _add(self, prefix: str, value: dict[str, Json]) -> None:
+        # The parts of one dict, ``prefix`` before each key's name; a leaf or a list told in
+        # this loop rather than in a call of its own. (JSON as read: each value exactly a
+        # dict, list, str, int, bool or None.)
+        seen = self._seen.get(prefix)
+        if seen is None:
+            seen = self._seen[prefix] = set()
+        for key, sub in value.items():
+            kind = type(sub)
+            if kind is dict:
+                self._add(f"{prefix}{key}.", sub)
+            elif kind is list:
+                if sub:
+                    inner = f"{prefix}{key}[]"
+                    if inner not in self.found:
+                        self.found.add(inner)
+                    for item in sub:
+                        if type(item) is dict:
+                            self._add(inner + ".", item)
+            elif key not in seen and sub is not None and sub != "" and sub is not False:
+                seen.add(key)
+                self.found.add(f"{prefix}{key}")
 
 
 def field_of(pattern: str) -> str:
