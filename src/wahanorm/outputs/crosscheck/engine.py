@@ -12,8 +12,7 @@ from typing import Any, get_args
 
 from wahanorm.contract.ids import slugify
 from wahanorm.contract.layout import INDEX_NAME
-from wahanorm.contract.models import KINDS, AnyEntity
-from wahanorm.contract.vocabulary import CHARACTERISTIC_NAMES, skill_name
+from wahanorm.contract.vocabulary import CHARACTERISTIC_NAMES, KINDS, skill_name
 from wahanorm.errors import UsageError
 from wahanorm.outputs.crosscheck import form
 from wahanorm.outputs.crosscheck.labels import distinct, side_label
@@ -43,6 +42,8 @@ Entity = dict[str, Any]
 
 def known_fields() -> set[str]:
     """Every field an entity of the contract has (what ``--field`` may name)."""
+    from wahanorm.contract.models import AnyEntity  # only when a field is named
+
     models = get_args(get_args(AnyEntity)[0])
     return {name for model in models for name in model.model_fields} - form.LEFT_OUT
 
@@ -177,6 +178,8 @@ def _check_names(kinds: Sequence[str], fields: Sequence[str]) -> None:
     unknown_kinds = sorted(set(kinds) - set(KINDS))
     if unknown_kinds:
         raise UsageError(f"no such kind: {', '.join(unknown_kinds)} (kinds: {', '.join(KINDS)})")
+    if not fields:
+        return
     known = known_fields()
     unknown = sorted(set(fields) - known)
     if unknown:

@@ -5,16 +5,16 @@ inside each entity."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from pydantic import TypeAdapter, ValidationError
 
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath
 from wahanorm.contract.migrate import current_entity
-from wahanorm.contract.models import KINDS, AnyEntity
+from wahanorm.contract.vocabulary import KINDS
 from wahanorm.errors import InputError
 from wahanorm.outputs.diff.compare import compare_entities
 from wahanorm.outputs.diff.groups import Grouper
@@ -30,8 +30,10 @@ from wahanorm.outputs.diff.result import (
 )
 from wahanorm.outputs.diff.shape import level
 
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
 Entity = dict[str, Any]
-_ENTITY: TypeAdapter[Any] = TypeAdapter(AnyEntity)
 Key = tuple[str, str, str]
 """(edition, kind, id); the edition is "" in an output written before editions."""
 
@@ -87,11 +89,24 @@ def _as_current(data: Entity) -> Entity:
     """An entity file read as the current contract: a field it lacks (it was written before the
     field existed) takes its default, so a field added to the contract is no change. A file the
     contract does not read (a newer or damaged one) is compared as it is."""
+    from pydantic import ValidationError
+
     try:
-        found: Entity = _ENTITY.validate_python(data).model_dump(mode="json")
+        found: Entity = _entity_adapter().validate_python(data).model_dump(mode="json")
     except ValidationError:
         return data
     return found
+
+
+@functools.cache
+def _entity_adapter() -> TypeAdapter[Any]:
+    """The contract's entity models, built when a changed entity is first compared (reading
+    outputs, a crosscheck or a diff without changes, needs no model)."""
+    from pydantic import TypeAdapter
+
+    from wahanorm.contract.models import AnyEntity
+
+    return TypeAdapter(AnyEntity)
 
 
 def _check_identity(spec: str, rel: str, data: Entity, seen: bool) -> None:
