@@ -237,7 +237,10 @@ class ExportContext:
 
     def text(self, table: str, record: Record, column: str) -> str:
         """The clean text of a field; what had to be repaired is reported at its line."""
-        raw = record.fields.get(column)
+        at = record.positions.get(column)
+        if at is None:
+            return ""
+        raw = record.cells[at]
         if not raw:
             return ""
         found = self._texts.get(raw)
