@@ -9,8 +9,10 @@ read ``- item``, and words of adjacent inline elements keep the spacing of the s
 line takes the clean stage's spelling (``normalize_text``).
 
 Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether, and
-``field_text`` gives a one-line one its clean spelling without making lines of it; the others
-are parsed by lxml's HTML parser and walked as the lxml tree. Results are cached, since the
+``field_text`` gives a one-line one its clean spelling without making lines of it; a field of
+words in inline elements and ``<br>``\\ s (``simple_lines``) is cut at its breaks without a
+parse; the others are parsed by lxml's HTML parser and walked as the lxml tree. Results are
+cached, since the
 export repeats the same ability text on many datasheets (``tests/test_fast_paths.py`` holds the
 short way equal to the whole way on every value of the real exports).
 
@@ -30,6 +32,7 @@ from typing import NamedTuple
 from wahanorm.blocks.clean.characters import normalize_text
 from wahanorm.blocks.html_tables import TableRows, announces_table, is_partial
 from wahanorm.blocks.html_text import (
+    SITE,
     TABLE,
     Box,
     TextLine,
@@ -134,12 +137,54 @@ def _caps_fixed(lines: list[TextLine]) -> tuple[list[TextLine], list[str]]:
     return out, fixed
 
 
+# A field whose markup is only words in inline elements (``<b>``, ``<i>``, ``<s>``, ``<a>``,
+# ``<span>``, with no attribute but a class, a link, a title or a tooltip's) and line breaks
+# (most HTML fields of an export), with no entity and no character libxml2 refuses:
+# ``_NOT_SIMPLE_CHARACTER`` and ``_NOT_SIMPLE_TAG`` find anything else (two searches, each
+# with a quick scan for its first character, three times faster than one).
+_NOT_SIMPLE_CHARACTER = re.compile(r"[&\x00-\x08\x0b-\x1f\ufffe\uffff]")
+_NOT_SIMPLE_TAG = re.compile(
+    r"<(?!(?:/?(?:b|i|s|a|span)|br ?/?"
+    r'|(?:b|i|s|a|span)(?: (?:class|href|title|data-tooltip-content|data-tooltip-anchor)="[^"<>]*")+)>)'
+)
+_BR = re.compile(r"<br ?/?>")
+_ANY_TAG = re.compile(r"<[^>]*>")
+_CLASS = re.compile(r'class="([^"]*)"')
+_WATCHED = SITE.watched | SITE.alternatives
+
+
+def simple_lines(raw: str) -> list[TextLine] | None:
+    """The lines the walker gives a field of words in inline elements and ``<br>``\\ s, without
+    parsing it (None for any other field): each run between two breaks is a line, its tags out
+    and its white space one space, in the clean spelling; an empty or ``-`` run is no line. A
+    class the walker looks at (``html_text.SITE``'s, ``snFl``) takes the whole way. The tags
+    allowed are inline elements in which libxml2 keeps white space between elements as text
+    (``tests/test_fast_paths.py`` holds this equal to the walker on every field of the real
+    exports)."""
+    if _NOT_SIMPLE_CHARACTER.search(raw) is not None or _NOT_SIMPLE_TAG.search(raw) is not None:
+        return None
+    if 'class="' in raw:
+        for found in _CLASS.finditer(raw):
+            if not _WATCHED.isdisjoint(found.group(1).split()):
+                return None
+    lines: list[TextLine] = []
+    # Each break a NUL (a character no such field holds), then every tag out, in two passes.
+    for run in _ANY_TAG.sub("", _BR.sub("\x00", raw)).split("\x00"):
+        text = normalize_text(" ".join(run.split()))
+        if text and text != "-":
+            lines.append(TextLine(text))
+    return lines
+
+
 def _read(
     raw: str, tables: list[TableRows] | None, notes: list[str], boxes: list[Box] | None
 ) -> list[TextLine]:
     """The lines of a field with markup; each table it took out noted when empty or partial."""
     if boxes is not None:
         boxes.clear()  # a field read again (escaped once more): its boxes are read again
+    simple = simple_lines(raw)
+    if simple is not None:
+        return simple  # no table, no box: nothing to note
     if tables is None:
         return walk(parse_fragment(raw), commentary=boxes)
     found: list[TableRows] = []
