@@ -12,9 +12,9 @@ Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing alto
 ``field_text`` gives a one-line one its clean spelling without making lines of it; a field of
 words in inline elements and ``<br>``\\ s (``simple_lines``) is cut at its breaks without a
 parse; the others are parsed by lxml's HTML parser and walked as the lxml tree. Results are
-cached, since the
-export repeats the same ability text on many datasheets (``tests/test_fast_paths.py`` holds the
-short way equal to the whole way on every value of the real exports).
+cached, since the export repeats the same ability text on many datasheets
+(``tests/test_fast_paths.py`` holds the short ways equal to the whole way on every value of the
+real exports).
 
 Tables: ``field_parts`` (the rules of Abilities.csv and Detachment_abilities.csv) takes each
 table of rows (``html_tables.is_data_table``) out of the text as rows of cells, and notes a
