@@ -634,17 +634,40 @@ def _keywords(
     plain: list[str] = []
     faction: list[str] = []
     scoped: list[ScopedKeywords] = []
+    quiet = ctx.quiet_keywords
+    key_of = cells_key(ctx.table(table), _KEYWORD_COLUMNS)
     for row in rows:
-        keyword = ctx.text(table, row, "keyword")
+        key = key_of(row.cells)
+        read = quiet.get(key)
+        if read is None:
+            said = len(ctx.report.diagnostics)
+            read = _keyword(ctx, row)
+            if len(ctx.report.diagnostics) == said:
+                quiet[key] = read
+        keyword, is_faction, model = read
         if not keyword:
             continue
-        is_faction = row.get("is_faction_keyword").strip().lower() == "true"
-        model = _model_scope(ctx.text(table, row, "model"))
         if model and not is_faction:
             scoped.append(ScopedKeywords(model, [keyword], At(row.line_start, ctx.path(table))))
             continue
         (faction if is_faction else plain).append(keyword)
     return plain, faction, scoped
+
+
+# The columns a keyword row is read from: the export repeats each keyword on many datasheets
+# (15,700 rows, 1,500 distinct), read once when its reading says nothing (as ``_weapons``).
+_KEYWORD_COLUMNS = ("keyword", "is_faction_keyword", "model")
+
+
+def _keyword(ctx: ExportContext, row: Record) -> tuple[str, bool, str]:
+    """A keyword row: the keyword (empty: no keyword), whether it is a faction keyword, the
+    model it is scoped to (``_model_scope``)."""
+    table = "Datasheets_keywords.csv"
+    keyword = ctx.text(table, row, "keyword")
+    if not keyword:
+        return "", False, ""
+    is_faction = row.get("is_faction_keyword").strip().lower() == "true"
+    return keyword, is_faction, _model_scope(ctx.text(table, row, "model"))
 
 
 _ONLY = re.compile(r"\s+ONLY$")
