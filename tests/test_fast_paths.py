@@ -374,3 +374,21 @@ def test_simple_lines_on_every_html_field(name: str) -> None:
             simple += 1
             assert lines == walk(parse_fragment(raw)), raw
     assert simple * 3 > len(fields)  # the short way reads a good part of the fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["IMpERIUM", "MAllEUS x", "ABc", "ABcd", "ABcé", "ABCD1e", "xABcd", "HEllo", "ÉTAt", "AB_cd",
+     "When the unit", "ADEPTUS ASTARTES", "aBCde", "ABCDe-f", ""],
+)  # fmt: skip
+def test_broken_caps_quick_look_is_the_whole_look(text: str) -> None:
+    assert markup._broken_caps(text) == (markup._BROKEN_CAPS.search(text) is not None)
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_broken_caps_quick_look_on_every_value(name: str) -> None:
+    found = values(CORPUS / name)
+    assert len(found) > 500
+    for raw in found:
+        assert markup._broken_caps(raw) == (markup._BROKEN_CAPS.search(raw) is not None), raw
