@@ -108,12 +108,18 @@ def field_lines(raw: str, with_tables: bool = False, with_commentary: bool = Fal
     tables: list[TableRows] | None = [] if with_tables else None
     boxes: list[Box] | None = [] if with_commentary else None
     if "<" in raw or "&" in raw:
-        lines = _read(raw, tables, notes, boxes)
-        flat = "\n".join(flat_lines(lines))
-        if _TAG.search(flat):
-            # Markup escaped once more (``&lt;SPAN …&gt;``): its text is what was meant.
-            notes.append("escaped-markup")
-            lines = _read(flat, tables, notes, boxes)
+        # A field of inline words and breaks has no table, no box, and no markup left in its
+        # text (its every ``<`` opens a tag, and it has no entity).
+        simple = simple_lines(raw)
+        if simple is not None:
+            lines = simple
+        else:
+            lines = _read(raw, tables, notes, boxes)
+            flat = "\n".join(flat_lines(lines))
+            if _TAG.search(flat):
+                # Markup escaped once more (``&lt;SPAN …&gt;``): its text is what was meant.
+                notes.append("escaped-markup")
+                lines = _read(flat, tables, notes, boxes)
         if tables is not None:
             notes.extend(missing_tables(lines))
     else:
@@ -132,6 +138,9 @@ def field_lines(raw: str, with_tables: bool = False, with_commentary: bool = Fal
 
 def _caps_fixed(lines: list[TextLine]) -> tuple[list[TextLine], list[str]]:
     fixed: list[str] = []
+    labels = [line.label for line in lines if line.label]
+    if _MAYBE_BROKEN_CAPS.search("\n".join([line.text for line in lines] + labels)) is None:
+        return lines, fixed  # no line can hold a broken keyword: one look at them all
     out: list[TextLine] = []
     for line in lines:
         text, words = fix_broken_caps(line.text)
@@ -186,9 +195,6 @@ def _read(
     """The lines of a field with markup; each table it took out noted when empty or partial."""
     if boxes is not None:
         boxes.clear()  # a field read again (escaped once more): its boxes are read again
-    simple = simple_lines(raw)
-    if simple is not None:
-        return simple  # no table, no box: nothing to note
     if tables is None:
         return walk(parse_fragment(raw), commentary=boxes)
     found: list[TableRows] = []
