@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import cast
 
 from wahanorm.blocks.datasheet import (
     AbilityGroups,
@@ -702,7 +703,7 @@ def _ids(
                     line=row.line_start,
                     path=ctx.path(table),
                 )
-    return sorted(entity for entity in found if entity is not None)
+    return sorted(cast(set[str], found))  # None is out
 
 
 def _report_dropped_columns(ctx: ExportContext) -> None:
