@@ -3,7 +3,8 @@
 ``markup.field_text`` reads a one-line field without markup without the line machinery of
 ``field_lines``; ``stratagems.parse_body`` cuts a description at its labels without Lark
 (``body_sections``) and keeps Lark for a text whose first line has no label;
-``labelled_rule.line_parts`` reads a rule in which no line is a label or a heading without Lark.
+``labelled_rule.line_parts`` reads a rule in which no line is a label or a heading without Lark;
+``markup.simple_lines`` reads a field of words in inline elements and ``<br>``\\ s without lxml.
 Each is checked here against the slow way on every field (every stratagem description, every
 rule text) of the real inputs in ../shared, and on committed fixtures.
 """
@@ -17,7 +18,7 @@ import pytest
 
 import wahanorm
 from wahanorm.blocks import grammar
-from wahanorm.blocks.html_text import nested_lines
+from wahanorm.blocks.html_text import nested_lines, parse_fragment, walk
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse import stratagems as stratagem_text
 from wahanorm.blocks.rules_text import Sections
@@ -310,3 +311,84 @@ def test_stratagem_entry_fast_way_on_shared_dumps(monkeypatch: pytest.MonkeyPatc
     assert seen
     for lines in seen:
         assert fast_entry(lines) == lark_entry(lines), lines
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "<b>A</b> <b>B</b>",
+        "<b>A</b><b>B</b>",
+        '<span class="kwb">ADEPTUS</span> <span class="kwb">ASTARTES</span> unit',
+        "A<br> - <br>B<br/><br />C <i> </i> D",
+        "<b>A</b>\n<i>B</i>\t<span>C</span>",
+        "<b>Open</b> <span><b>nested</b> still</span> <br>",
+        "</span>stray close <b>unclosed",
+        "-<br>  <br>",
+        "A > B and\u00a0C\u2019s",
+    ],
+)
+def test_simple_lines_are_the_walkers(raw: str) -> None:
+    assert markup.simple_lines(raw) == walk(parse_fragment(raw))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "A &amp; B",
+        '<span class="snFl">A</span><span class="snFl">B</span>',
+        '<span class="redPad">Label:</span> text',
+        "<sup>1</sup> <b>B</b>",
+        '<span style="display:none">hidden</span>',
+        "<li>item</li>",
+        "A < B",
+        "A\x0bB <b>C</b>",
+    ],
+)
+def test_simple_lines_leave_the_rest_to_the_walker(raw: str) -> None:
+    assert markup.simple_lines(raw) is None
+
+
+def html_values(folder: Path) -> list[str]:
+    return sorted(v for v in values(folder) if "<" in v or "&" in v)
+
+
+@pytest.mark.parametrize("name", ["wahapedia-10ed-2026-02-14", "wahapedia-11ed-2026-09-13-sample"])
+def test_simple_lines_on_the_committed_slices(name: str) -> None:
+    simple = 0
+    for raw in html_values(FIXTURES / name):
+        lines = markup.simple_lines(raw)
+        if lines is not None:
+            simple += 1
+            assert lines == walk(parse_fragment(raw)), raw
+    assert simple > 0
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_simple_lines_on_every_html_field(name: str) -> None:
+    fields = html_values(CORPUS / name)
+    simple = 0
+    for raw in fields:
+        lines = markup.simple_lines(raw)
+        if lines is not None:
+            simple += 1
+            assert lines == walk(parse_fragment(raw)), raw
+    assert simple * 3 > len(fields)  # the short way reads a good part of the fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["IMpERIUM", "MAllEUS x", "ABc", "ABcd", "ABcé", "ABCD1e", "xABcd", "HEllo", "ÉTAt", "AB_cd",
+     "When the unit", "ADEPTUS ASTARTES", "aBCde", "ABCDe-f", ""],
+)  # fmt: skip
+def test_broken_caps_quick_look_is_the_whole_look(text: str) -> None:
+    assert markup._broken_caps(text) == (markup._BROKEN_CAPS.search(text) is not None)
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_broken_caps_quick_look_on_every_value(name: str) -> None:
+    found = values(CORPUS / name)
+    assert len(found) > 500
+    for raw in found:
+        assert markup._broken_caps(raw) == (markup._BROKEN_CAPS.search(raw) is not None), raw

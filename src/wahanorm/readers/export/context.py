@@ -103,9 +103,10 @@ class ExportContext:
     _links_told: bool = False
     source_editions: dict[str, Edition] = field(default_factory=dict)
     """Source.csv: the edition of each source book, by lower-case name."""
-    _texts: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
-    """``text``'s memo: each raw value's clean text and notes (the export repeats a value on
-    hundreds of rows; a dict look-up is cheaper than the cached call chain)."""
+    _texts: dict[str, str] = field(default_factory=lambda: {"": ""}, repr=False)
+    """``text``'s memo: the clean text of each raw value whose reading noted nothing (the export
+    repeats a value on hundreds of rows; a dict look-up is cheaper than the cached call chain);
+    a value with notes takes ``field_text``'s cache, its notes said at each row."""
     quiet_weapons: dict[tuple[str, ...], Weapon] = field(default_factory=dict, repr=False)
     """The weapons read without a diagnostic, by their wargear cells (``datasheets._weapons``)."""
     quiet_abilities: dict[tuple[str, ...], tuple[str, Ability]] = field(
@@ -113,6 +114,10 @@ class ExportContext:
     )
     """The abilities read without a diagnostic, with their group, by their cells
     (``datasheets._abilities``)."""
+    quiet_keywords: dict[tuple[str, ...], tuple[str, bool, str]] = field(
+        default_factory=dict, repr=False
+    )
+    """The keyword rows read without a diagnostic, by their cells (``datasheets._keywords``)."""
 
     def load(self) -> bool:
         """Read every table and the faction and detachment names. False (and one error) when
@@ -237,16 +242,20 @@ class ExportContext:
 
     def text(self, table: str, record: Record, column: str) -> str:
         """The clean text of a field; what had to be repaired is reported at its line."""
-        raw = record.fields.get(column)
-        if not raw:
+        at = record.positions.get(column)
+        if at is None:
             return ""
-        found = self._texts.get(raw)
-        if found is None:
-            found = self._texts[raw] = field_text(raw)
-        if found[1]:
-            for note in found[1]:
+        raw = record.cells[at]
+        quiet = self._texts.get(raw)
+        if quiet is not None:
+            return quiet
+        text, notes = field_text(raw)
+        if notes:
+            for note in notes:
                 self._note(table, record, column, note)
-        return found[0]
+        else:
+            self._texts[raw] = text
+        return text
 
     def rule_text(
         self, table: str, record: Record, column: str

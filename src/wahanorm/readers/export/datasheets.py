@@ -14,6 +14,8 @@ import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import cast
 
 from wahanorm.blocks.datasheet import (
     AbilityGroups,
@@ -48,7 +50,7 @@ from wahanorm.contract.vocabulary import units_text
 from wahanorm.errors import ParseFailure
 from wahanorm.readers.export.context import ExportContext
 from wahanorm.readers.export.rules import Links, flag
-from wahanorm.readers.export.tables import Record
+from wahanorm.readers.export.tables import Record, cells_key
 
 SHEETS = "Datasheets.csv"
 _NO_STAT = frozenset({"", "-"})
@@ -153,8 +155,14 @@ def _group(ctx: ExportContext) -> _Linked:
     linked = _Linked()
     for table in _LINKED_TABLES:
         groups: dict[str, list[Record]] = defaultdict(list)
-        for record in ctx.table(table):  # ``fields`` itself: some 150,000 rows in all
-            groups[record.fields.get("datasheet_id", "")].append(record)
+        found = ctx.table(table)
+        at = found.positions.get("datasheet_id")
+        if at is None:
+            if found.records:
+                groups[""] = list(found.records)
+        else:
+            for record in found.records:  # the cells themselves: some 150,000 rows in all
+                groups[record[0][at]].append(record)
         linked.rows[table] = groups
     return linked
 
@@ -367,9 +375,9 @@ def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
     table = "Datasheets_wargear.csv"
     weapons: list[Weapon] = []
     quiet = ctx.quiet_weapons
+    key_of = cells_key(ctx.table(table), _WEAPON_COLUMNS)
     for row in rows:
-        fields = row.fields
-        key = tuple(fields.get(column, "") for column in _WEAPON_COLUMNS)
+        key = key_of(row.cells)
         known = quiet.get(key)
         if known is not None:
             weapons.append(known)
@@ -467,9 +475,9 @@ def _abilities(ctx: ExportContext, rows: list[Record]) -> AbilityGroups:
     whose reading said nothing is kept by its cells and shared by the rows that repeat them."""
     groups = AbilityGroups()
     quiet = ctx.quiet_abilities
+    key_of = cells_key(ctx.table("Datasheets_abilities.csv"), _ABILITY_COLUMNS)
     for row in rows:
-        fields = row.fields
-        key = tuple(fields.get(column, "") for column in _ABILITY_COLUMNS)
+        key = key_of(row.cells)
         known = quiet.get(key)
         if known is None:
             said = len(ctx.report.diagnostics)
@@ -627,17 +635,40 @@ def _keywords(
     plain: list[str] = []
     faction: list[str] = []
     scoped: list[ScopedKeywords] = []
+    quiet = ctx.quiet_keywords
+    key_of = cells_key(ctx.table(table), _KEYWORD_COLUMNS)
     for row in rows:
-        keyword = ctx.text(table, row, "keyword")
+        key = key_of(row.cells)
+        read = quiet.get(key)
+        if read is None:
+            said = len(ctx.report.diagnostics)
+            read = _keyword(ctx, row)
+            if len(ctx.report.diagnostics) == said:
+                quiet[key] = read
+        keyword, is_faction, model = read
         if not keyword:
             continue
-        is_faction = row.get("is_faction_keyword").strip().lower() == "true"
-        model = _model_scope(ctx.text(table, row, "model"))
         if model and not is_faction:
             scoped.append(ScopedKeywords(model, [keyword], At(row.line_start, ctx.path(table))))
             continue
         (faction if is_faction else plain).append(keyword)
     return plain, faction, scoped
+
+
+# The columns a keyword row is read from: the export repeats each keyword on many datasheets
+# (15,700 rows, 1,500 distinct), read once when its reading says nothing (as ``_weapons``).
+_KEYWORD_COLUMNS = ("keyword", "is_faction_keyword", "model")
+
+
+def _keyword(ctx: ExportContext, row: Record) -> tuple[str, bool, str]:
+    """A keyword row: the keyword (empty: no keyword), whether it is a faction keyword, the
+    model it is scoped to (``_model_scope``)."""
+    table = "Datasheets_keywords.csv"
+    keyword = ctx.text(table, row, "keyword")
+    if not keyword:
+        return "", False, ""
+    is_faction = row.get("is_faction_keyword").strip().lower() == "true"
+    return keyword, is_faction, _model_scope(ctx.text(table, row, "model"))
 
 
 _ONLY = re.compile(r"\s+ONLY$")
@@ -654,11 +685,17 @@ def _ids(
     ctx: ExportContext, table: str, column: str, linked: _Linked, key: str, known: Links
 ) -> list[str]:
     rows = linked.of(table, key)
-    found = {known.get(row.fields.get(column, "")) for row in rows}
+    if not rows:
+        return []
+    at = ctx.table(table).positions.get(column)
+    if at is None:
+        found = {known.get("")}
+    else:  # a map over the cells: the stratagem links alone are some 85,000 rows
+        found = set(map(known.get, map(itemgetter(at), map(itemgetter(0), rows))))
     if None in found:  # a link the export does not hold: each such row said, in order
         found.discard(None)
         for row in rows:
-            target = row.fields.get(column, "")
+            target = row.get(column)
             if target not in known:
                 ctx.report.warning(
                     "dangling-link",
@@ -666,7 +703,7 @@ def _ids(
                     line=row.line_start,
                     path=ctx.path(table),
                 )
-    return sorted(entity for entity in found if entity is not None)
+    return sorted(cast(set[str], found))  # None is out
 
 
 def _report_dropped_columns(ctx: ExportContext) -> None:

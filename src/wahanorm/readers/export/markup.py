@@ -9,10 +9,12 @@ read ``- item``, and words of adjacent inline elements keep the spacing of the s
 line takes the clean stage's spelling (``normalize_text``).
 
 Speed: fields with neither ``<`` nor ``&`` (most of them) skip HTML parsing altogether, and
-``field_text`` gives a one-line one its clean spelling without making lines of it; the others
-are parsed by lxml's HTML parser and walked as the lxml tree. Results are cached, since the
-export repeats the same ability text on many datasheets (``tests/test_fast_paths.py`` holds the
-short way equal to the whole way on every value of the real exports).
+``field_text`` gives a one-line one its clean spelling without making lines of it; a field of
+words in inline elements and ``<br>``\\ s (``simple_lines``) is cut at its breaks without a
+parse; the others are parsed by lxml's HTML parser and walked as the lxml tree. Results are
+cached, since the export repeats the same ability text on many datasheets
+(``tests/test_fast_paths.py`` holds the short ways equal to the whole way on every value of the
+real exports).
 
 Tables: ``field_parts`` (the rules of Abilities.csv and Detachment_abilities.csv) takes each
 table of rows (``html_tables.is_data_table``) out of the text as rows of cells, and notes a
@@ -30,6 +32,7 @@ from typing import NamedTuple
 from wahanorm.blocks.clean.characters import normalize_text
 from wahanorm.blocks.html_tables import TableRows, announces_table, is_partial
 from wahanorm.blocks.html_text import (
+    SITE,
     TABLE,
     Box,
     TextLine,
@@ -45,6 +48,10 @@ _NOT_ONE_PLAIN_LINE = re.compile(r"[<&\n]")
 # A keyword printed in capitals with a letter or two in lower case ("IMpERIUM", "MAllEUS"):
 # the source's small-caps font leaking into the text.
 _BROKEN_CAPS = re.compile(r"\b(?=[A-Z]{2})(?=\w*[a-z])[A-Za-z]{4,}\b")
+# What such a keyword holds at least: two capitals, then a small letter before any other
+# character (its letters are ASCII to the end of the word). A search for it is twice as quick,
+# and most texts have none.
+_MAYBE_BROKEN_CAPS = re.compile(r"[A-Z][A-Z]+[a-z]")
 Tables = tuple[tuple[tuple[str, ...], ...], ...]
 """Tables of a field, immutable (cached): rows of cells."""
 
@@ -78,7 +85,7 @@ def field_text(raw: str) -> tuple[str, tuple[str, ...]]:
         # One line without markup (most fields): ``plain_lines``' clean spelling, and no
         # TextLine made; a list item or a broken capital takes the whole way below.
         text = normalize_text(_WIDE_SPACE.sub(" ", raw))
-        if not text.startswith("- ") and not _BROKEN_CAPS.search(text):
+        if not text.startswith("- ") and not _broken_caps(text):
             return text, ()
     read = field_lines(raw)
     return "\n".join(nested_lines(read.lines)), read.notes
@@ -101,12 +108,18 @@ def field_lines(raw: str, with_tables: bool = False, with_commentary: bool = Fal
     tables: list[TableRows] | None = [] if with_tables else None
     boxes: list[Box] | None = [] if with_commentary else None
     if "<" in raw or "&" in raw:
-        lines = _read(raw, tables, notes, boxes)
-        flat = "\n".join(flat_lines(lines))
-        if _TAG.search(flat):
-            # Markup escaped once more (``&lt;SPAN …&gt;``): its text is what was meant.
-            notes.append("escaped-markup")
-            lines = _read(flat, tables, notes, boxes)
+        # A field of inline words and breaks has no table, no box, and no markup left in its
+        # text (its every ``<`` opens a tag, and it has no entity).
+        simple = simple_lines(raw)
+        if simple is not None:
+            lines = simple
+        else:
+            lines = _read(raw, tables, notes, boxes)
+            flat = "\n".join(flat_lines(lines))
+            if _TAG.search(flat):
+                # Markup escaped once more (``&lt;SPAN …&gt;``): its text is what was meant.
+                notes.append("escaped-markup")
+                lines = _read(flat, tables, notes, boxes)
         if tables is not None:
             notes.extend(missing_tables(lines))
     else:
@@ -125,6 +138,9 @@ def field_lines(raw: str, with_tables: bool = False, with_commentary: bool = Fal
 
 def _caps_fixed(lines: list[TextLine]) -> tuple[list[TextLine], list[str]]:
     fixed: list[str] = []
+    labels = [line.label for line in lines if line.label]
+    if _MAYBE_BROKEN_CAPS.search("\n".join([line.text for line in lines] + labels)) is None:
+        return lines, fixed  # no line can hold a broken keyword: one look at them all
     out: list[TextLine] = []
     for line in lines:
         text, words = fix_broken_caps(line.text)
@@ -132,6 +148,45 @@ def _caps_fixed(lines: list[TextLine]) -> tuple[list[TextLine], list[str]]:
         fixed.extend(words + label_words)
         out.append(line._replace(text=text, label=label) if words or label_words else line)
     return out, fixed
+
+
+# A field whose markup is only words in inline elements (``<b>``, ``<i>``, ``<s>``, ``<a>``,
+# ``<span>``, with no attribute but a class, a link, a title or a tooltip's) and line breaks
+# (most HTML fields of an export), with no entity and no character libxml2 refuses:
+# ``_NOT_SIMPLE_CHARACTER`` and ``_NOT_SIMPLE_TAG`` find anything else (two searches, each
+# with a quick scan for its first character, three times faster than one).
+_NOT_SIMPLE_CHARACTER = re.compile(r"[&\x00-\x08\x0b-\x1f\ufffe\uffff]")
+_NOT_SIMPLE_TAG = re.compile(
+    r"<(?!(?:/?(?:b|i|s|a|span)|br ?/?"
+    r'|(?:b|i|s|a|span)(?: (?:class|href|title|data-tooltip-content|data-tooltip-anchor)="[^"<>]*")+)>)'
+)
+_BR = re.compile(r"<br ?/?>")
+_ANY_TAG = re.compile(r"<[^>]*>")
+_CLASS = re.compile(r'class="([^"]*)"')
+_WATCHED = SITE.watched | SITE.alternatives
+
+
+def simple_lines(raw: str) -> list[TextLine] | None:
+    """The lines the walker gives a field of words in inline elements and ``<br>``\\ s, without
+    parsing it (None for any other field): each run between two breaks is a line, its tags out
+    and its white space one space, in the clean spelling; an empty or ``-`` run is no line. A
+    class the walker looks at (``html_text.SITE``'s, ``snFl``) takes the whole way. The tags
+    allowed are inline elements in which libxml2 keeps white space between elements as text
+    (``tests/test_fast_paths.py`` holds this equal to the walker on every field of the real
+    exports)."""
+    if _NOT_SIMPLE_CHARACTER.search(raw) is not None or _NOT_SIMPLE_TAG.search(raw) is not None:
+        return None
+    if 'class="' in raw:
+        for found in _CLASS.finditer(raw):
+            if not _WATCHED.isdisjoint(found.group(1).split()):
+                return None
+    lines: list[TextLine] = []
+    # Each break a NUL (a character no such field holds), then every tag out, in two passes.
+    for run in _ANY_TAG.sub("", _BR.sub("\x00", raw)).split("\x00"):
+        text = normalize_text(" ".join(run.split()))
+        if text and text != "-":
+            lines.append(TextLine(text))
+    return lines
 
 
 def _read(
@@ -207,11 +262,15 @@ def html_to_parts(raw: str) -> tuple[str, list[TableRows]]:
     return "\n".join(nested_lines(walk(parse_fragment(raw), tables=tables))), tables
 
 
+def _broken_caps(text: str) -> bool:
+    return _MAYBE_BROKEN_CAPS.search(text) is not None and _BROKEN_CAPS.search(text) is not None
+
+
 def fix_broken_caps(text: str) -> tuple[str, list[str]]:
     """Upper-case keywords printed with stray lower-case letters (``IMpERIUM`` → ``IMPERIUM``);
     returns the text and the words repaired. A word counts when it starts with two capitals and
     at least two thirds of its letters are capitals."""
-    if not _BROKEN_CAPS.search(text):
+    if not _broken_caps(text):
         return text, []
     fixed: list[str] = []
 

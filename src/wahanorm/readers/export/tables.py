@@ -12,27 +12,40 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from wahanorm.errors import Report
 
 
 class Record(NamedTuple):
-    """One record of a table: its fields by column name and the lines it spans (1-based).
+    """One record of a table: its cells, where each column is among them, and the lines it
+    spans (1-based).
 
-    A named tuple rather than a frozen dataclass: an export holds some 160,000 records, and a
-    tuple is made several times faster (``_parse`` makes them with ``tuple.__new__``)."""
+    A named tuple of the row's cells and the table's one column → position map, rather than a
+    dict per row: an export holds some 160,000 records, and a dict per record was most of the
+    time of reading the tables (``_parse`` makes them with ``tuple.__new__``). A record always
+    holds a cell for each column (a short record's missing ones empty)."""
 
-    fields: dict[str, str]
+    cells: list[str]
+    positions: dict[str, int]
+    """Column name → position in ``cells``; shared by every record of a table."""
     line_start: int
     line_end: int
 
     def get(self, column: str) -> str:
         """The raw text of ``column``, or "" when the table has no such column."""
-        return self.fields.get(column, "")
+        at = self.positions.get(column)
+        return "" if at is None else self.cells[at]
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """The record's fields by column name (a new dict; for tests and tools)."""
+        cells = self.cells
+        return {column: cells[at] for column, at in self.positions.items()}
 
 
 @dataclass
@@ -44,12 +57,24 @@ class Table:
     columns: tuple[str, ...] = ()
     records: list[Record] = field(default_factory=list)
     present: bool = False
+    positions: dict[str, int] = field(default_factory=dict)
+    """Column name → position in a record's cells (the last of two columns of one name)."""
 
     def __iter__(self) -> Iterator[Record]:
         return iter(self.records)
 
     def __len__(self) -> int:
         return len(self.records)
+
+
+def cells_key(table: Table, columns: tuple[str, ...]) -> Callable[[list[str]], tuple[str, ...]]:
+    """A function of a record's cells: the cells of ``columns`` in that order, as a tuple (a
+    column the table lacks is left out: it is empty on every record alike). Two records agree
+    in those columns exactly when their keys are equal."""
+    at = [table.positions[column] for column in columns if column in table.positions]
+    if len(at) >= 2:
+        return cast(Callable[[list[str]], tuple[str, ...]], itemgetter(*at))
+    return lambda cells: tuple(cells[i] for i in at)
 
 
 def read_table(
@@ -191,28 +216,28 @@ def _parse(
     table.columns = columns
     _check_columns(table, expected, report, optional)
     width = len(columns)
+    positions = table.positions = {column: at for at, column in enumerate(columns)}
     records = table.records
     counts = [line.count("|") for line in lines]
     make = tuple.__new__
-    index = 1
+    position = 1
     total = len(lines)
-    while index < total:
-        line = lines[index]
-        count = counts[index]
-        start = index
-        index += 1
+    while position < total:
+        line = lines[position]
+        count = counts[position]
+        start = position
+        position += 1
         if count == pipes and pipes:  # the common case: one whole record on one line
-            fields = dict(zip(columns, line.split("|"), strict=False))
-            records.append(make(Record, (fields, index, index)))
+            records.append(make(Record, (line.split("|"), positions, position, position)))
             continue
         if not line.strip():
             continue
         # A record short of pipes continues on the next line, unless that line is a whole
         # record of its own (then this one lost its trailing fields and is reported).
-        while count < pipes and index < total and counts[index] < pipes:
-            line += "\n" + lines[index]
+        while count < pipes and position < total and counts[position] < pipes:
+            line += "\n" + lines[position]
             count = line.count("|")
-            index += 1
+            position += 1
         if count < pipes:
             report.warning(
                 "short-record",
@@ -231,7 +256,9 @@ def _parse(
         cells = line.split("|", width - 1) if count > pipes else line.split("|")
         if count > pipes:
             cells[-1] = cells[-1].removesuffix("|")
-        records.append(Record(dict(zip(columns, cells, strict=False)), start + 1, index))
+        if len(cells) < width:
+            cells.extend([""] * (width - len(cells)))
+        records.append(Record(cells, positions, start + 1, position))
 
 
 def _check_columns(
