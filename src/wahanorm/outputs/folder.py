@@ -149,6 +149,17 @@ def _is_regular_file(path: str) -> bool:
         return False
 
 
+def _write_all(path: str, flags: int, data: bytes) -> None:
+    """Write ``data`` into a new file ``path`` (no Python file object: a run writes thousands)."""
+    fd = os.open(path, flags, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 def _remove_entry(path: Path) -> None:
     """Remove a file, a link (never what it points to) or a folder of ours, if there."""
     if path.is_symlink() or path.is_file():
@@ -220,9 +231,10 @@ class OutputFolder:
         """The files the previous run's ``index.json`` lists (the only ones a run removes)."""
         return listed_outputs(self.out)
 
-    def _check_target(self, rel: str, seen: set[str]) -> None:
+    def _check_target(self, rel: str, seen: set[str]) -> bool:
         """Refuse a path that is unsafe or would pass through a symbolic link or a folder.
-        ``seen`` holds the folders checked already (each is checked once per pass)."""
+        ``seen`` holds the folders checked already (each is checked once per pass). Returns
+        whether the file is there (a regular file)."""
         problem = unsafe_relpath(rel)
         if problem:
             raise OutputError(f"refusing to write {self.out / rel}: the path {problem}")
@@ -237,7 +249,7 @@ class OutputFolder:
             try:
                 mode = os.lstat(f"{root}/{sub}").st_mode
             except FileNotFoundError:
-                return
+                return False
             if stat.S_ISLNK(mode):
                 raise OutputError(
                     f"{self.out / sub} is a symbolic link: wahanorm never writes through links "
@@ -251,6 +263,7 @@ class OutputFolder:
                 raise OutputError(
                     f"{self.out / sub} is not a regular file: wahanorm will not replace it"
                 )
+        return True
 
     def _current(self, rel: str) -> bytes | None:
         try:
@@ -265,8 +278,7 @@ class OutputFolder:
         changed files replaced, files the previous index lists and this run does not write
         removed, with the folders that leaves empty. Returns (files written, files removed)."""
         seen: set[str] = set()
-        for rel in files:
-            self._check_target(rel, seen)
+        there = {rel for rel in files if self._check_target(rel, seen)}
         previous = self.previous_files()
         remove = []
         for rel in sorted(previous - set(files)):
@@ -277,8 +289,11 @@ class OutputFolder:
             if (self.out / rel).is_file():
                 remove.append(rel)
         # index.json last: it is what makes a folder wahanorm's, so it is replaced last
-        order = sorted(files, key=lambda r: (r == INDEX_NAME, r))
-        changed = [r for r in order if self._current(r) != files[r].encode("utf-8")]
+        order = sorted(r for r in files if r != INDEX_NAME)
+        if INDEX_NAME in files:
+            order.append(INDEX_NAME)
+        data = {r: files[r].encode("utf-8") for r in order}
+        changed = [r for r in order if r not in there or self._current(r) != data[r]]
         if not changed and not remove:
             return 0, []
         staging = self.out / STAGING
@@ -287,9 +302,9 @@ class OutputFolder:
         moves = [(str(number), rel) for number, rel in enumerate(changed)]
         try:
             root = os.fspath(staging)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
             for name, rel in moves:
-                with open(f"{root}/{name}", "wb") as handle:
-                    handle.write(files[rel].encode("utf-8"))
+                _write_all(f"{root}/{name}", flags, data[rel])
             _crash_point("staged")
             journal = {
                 "generator": f"wahanorm {__version__}",
