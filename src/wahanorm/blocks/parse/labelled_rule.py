@@ -93,7 +93,10 @@ def line_parts(lines: list[str]) -> Sections:
     if not lines:
         return Sections()
     text = "\n".join(lines)
-    if _opens_part().search(text) is None:
+    # Both terminals are anchored at a line's start and never cross a line's end, so each line
+    # is matched at its start: a search of the whole text tries the pattern at every character.
+    opens = _opens_part().match
+    if not any(opens(line) for line in text.split("\n")):
         # No line is a label or a heading (most rules): every line is TEXT, one part outside
         # every section, as the grammar would read it (a test holds the two ways equal).
         positions: list[Position] = [(i, None) for i, line in enumerate(lines) if line]

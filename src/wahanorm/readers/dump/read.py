@@ -50,7 +50,8 @@ from wahanorm.readers.dump.segment import (
 # a literal that any match contains, so a text is searched with the fast substring test first.
 HOLES: list[tuple[str, re.Pattern[str], str]] = [
     (" ,", re.compile(r"\b(?:is|are|of|the) ,"), "a keyword is missing before ','"),
-    ("The ", re.compile(r"\bThe (?:and|or) [A-Z]"), "a keyword is missing before 'and'/'or'"),
+    ("The and ", re.compile(r"\bThe and [A-Z]"), "a keyword is missing before 'and'/'or'"),
+    ("The or ", re.compile(r"\bThe or [A-Z]"), "a keyword is missing before 'and'/'or'"),
     (
         "The keyword",
         re.compile(r"\bThe keywords? (?:is|are) used"),
@@ -486,9 +487,15 @@ def _listed_enhancement(
 
 def _report_holes(blocks: list[Block], report: Report) -> None:
     found: dict[tuple[int, int], tuple[Line, str]] = {}
+    # The needles of the whole text first: most are in no line of it. (No needle holds a line
+    # break, so one found in the joined text is in a line.)
+    whole = "\n".join(line.text for block in blocks for line in block.lines)
+    holes = [hole for hole in HOLES if hole[0] in whole]
+    if not holes:
+        return
     for block in blocks:
         for line in block.lines:
-            for needle, pattern, message in HOLES:
+            for needle, pattern, message in holes:
                 if needle in line.text:  # the fast substring test; the pattern only on a hit
                     for match in pattern.finditer(line.text):
                         found.setdefault((line.number, match.start() + 1), (line, message))
