@@ -26,7 +26,12 @@ _GLUED_TABLE_HEAD = re.compile(r"(?:RANGED|MELEE) WEAPONSRANGEA(?:BS|WS)SAPD")
 def is_textcontent(text: str) -> bool:
     """The wrapper other scrapers write, or a weapon table head whose cells run together."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return first == DATASHEET_WRAPPER or _GLUED_TABLE_HEAD.search(text[:200_000]) is not None
+    if first == DATASHEET_WRAPPER:
+        return True
+    head = text[:200_000]
+    # the literal every match holds first: the pattern opens with an alternation, which the
+    # regex engine tries at every character
+    return "WEAPONSRANGEA" in head and _GLUED_TABLE_HEAD.search(head) is not None
 
 
 # ---- headings ---------------------------------------------------------------------------------
