@@ -9,6 +9,8 @@ sentence, a placeholder left by the site) are reported with their line and colum
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 
 from wahanorm.blocks import clean as cleaning
@@ -506,20 +508,28 @@ def _listed_enhancement(
 
 
 def _report_holes(blocks: list[Block], report: Report) -> None:
+    lines = [line for block in blocks for line in block.lines]
+    texts = [line.text for line in lines]
+    # Each needle is looked for in the whole text (no needle holds a line break, so each one
+    # found lies in one line), and its pattern tried on the lines that hold it; the matches
+    # then go in the order a walk of line after line, needle after needle, would find them.
+    whole = "\n".join(texts)
+    starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+    hits: list[tuple[int, int, int, str]] = []  # (line, hole, column - 1, message)
+    for hole, (needle, pattern, message, word) in enumerate(HOLES):
+        held: set[int] = set()
+        at = whole.find(needle)
+        while at != -1:
+            held.add(bisect.bisect_right(starts, at) - 1)
+            at = whole.find(needle, at + 1)
+        for index in held:
+            text = texts[index]
+            for match in pattern.finditer(text):
+                if not word or _opens_word(text, match.start()):
+                    hits.append((index, hole, match.start(), message))
     found: dict[tuple[int, int], tuple[Line, str]] = {}
-    # The needles of the whole text first: most are in no line of it. (No needle holds a line
-    # break, so one found in the joined text is in a line.)
-    whole = "\n".join(line.text for block in blocks for line in block.lines)
-    holes = [hole for hole in HOLES if hole[0] in whole]
-    if not holes:
-        return
-    for block in blocks:
-        for line in block.lines:
-            for needle, pattern, message, word in holes:
-                if needle in line.text:  # the fast substring test; the pattern only on a hit
-                    for match in pattern.finditer(line.text):
-                        if not word or _opens_word(line.text, match.start()):
-                            found.setdefault((line.number, match.start() + 1), (line, message))
+    for index, _hole, start, message in sorted(hits):
+        found.setdefault((lines[index].number, start + 1), (lines[index], message))
     for (number, column), (line, message) in sorted(found.items()):
         report.warning(
             "hole", message, number, column=column, excerpt=caret_excerpt(line.text, column)
