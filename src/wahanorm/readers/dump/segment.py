@@ -89,11 +89,16 @@ _SENTENCE_ENDS = frozenset(".:!?)")
 _SEE_ALSO = "SEE ALSO"
 
 
+def _last(text: str) -> str:
+    """The character a pattern's ``$`` follows: the last one, or the one before a final line
+    break ("" for none)."""
+    return text[-2:-1] if text.endswith("\n") else text[-1:]
+
+
 def ends_sentence(text: str) -> bool:
     """``text`` ends like a sentence (``[.:!?)]$``), told by its last characters: a search for
     the pattern would try it at every one."""
-    last = text[-2:-1] if text.endswith("\n") else text[-1:]
-    return last in _SENTENCE_ENDS
+    return _last(text) in _SENTENCE_ENDS
 
 
 def is_prose(text: str) -> bool:
@@ -154,8 +159,8 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     ):
         return "rule"
     if (first == "[" and BRACKET_RULE.match(text)) or (
-        "A" <= first <= "Z" and CAPS_NUMBERED.match(text)
-    ):
+        "A" <= first <= "Z" and _last(text).isdigit() and CAPS_NUMBERED.match(text)
+    ):  # CAPS_NUMBERED ends in a rule number's digit
         return "rule"
     if text in _CORE_CAPS and is_prose(following):
         return "rule"
@@ -293,7 +298,12 @@ def _entries(lines: list[Line], index: int) -> list[Block]:
     position = index
     while position < len(lines):
         kind = entry_kind(lines, position)
-        if kind is None and current is not None and is_sidebar(current.lines, lines, position):
+        if (
+            kind is None
+            and current is not None
+            and lines[position].text.isupper()  # is_sidebar's first test, without the call
+            and is_sidebar(current.lines, lines, position)
+        ):
             kind = "rule"
         if kind is not None:
             # A stratagem's cost and source lines, a detachment rule's "… Detachment" line,
