@@ -120,6 +120,7 @@ def is_title(text: str) -> bool:
 
 
 _USAGE_END = ("datasheets:", "datasheets:\n")  # how ``KEYWORD_USAGE`` ends (``$`` so)
+_DETACHMENT_END = (" Detachment", " Detachment\n")  # how ``DETACHMENT_LINE`` ends
 
 
 def is_keyword_usage(text: str) -> bool:
@@ -131,6 +132,17 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     """The kind of entry that starts at ``lines[index]``, or None if none starts there."""
     text = lines[index].text
     following = lines[index + 1].text if index + 1 < len(lines) else ""
+    if (
+        text.endswith(".")
+        and not following[:1].isdigit()
+        and not text.startswith("- ")
+        and not following.endswith(_DETACHMENT_END)
+        and text not in _CORE_CAPS
+    ):
+        # A sentence (most lines): of the tests below only those of a stratagem, an
+        # enhancement and a detachment rule can hold for a line that ends in a full stop (the
+        # others need it to end otherwise), and the text of each fails here.
+        return None
     # each pattern is tried only when the first or last characters it needs are there
     if is_keyword_usage(text):
         return "keyword_usage"
@@ -144,7 +156,7 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     ):
         return "enhancement"
     if (
-        following.endswith((" Detachment", " Detachment\n"))  # as ``$`` takes it
+        following.endswith(_DETACHMENT_END)
         and DETACHMENT_LINE.match(following)
         and len(text.split()) <= 8
         and not is_prose(text)
