@@ -48,7 +48,6 @@ def drop_doubled_headings(lines: list[Line], report: Report) -> list[Line]:
         following = lines[index + 1].text if index + 1 < len(lines) else ""
         if (
             following
-            and following.startswith(line.text[:1].upper())  # the first character first
             and line.text != following
             and line.text.upper() == following
             and len(line.text.split()) <= 6
