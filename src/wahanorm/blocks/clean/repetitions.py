@@ -67,13 +67,9 @@ def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
     """
     out: list[Line] = []
     texts: list[str] = []  # the texts of ``out``, for one test in C of most lines
-    seen: set[str] = set()  # every text met so far: ``out`` holds no other
     for line in lines:
         out.append(line)
         texts.append(line.text)
-        if line.text not in seen:
-            seen.add(line.text)
-            continue  # a text met for the first time repeats nothing
         if line.text not in texts[-1 - MAX_RUN : -1]:
             continue  # no line of the runs it could end repeats it
         run = _repeated_tail(out)
