@@ -3,7 +3,7 @@
 ``markup.field_text`` reads a one-line field without markup without the line machinery of
 ``field_lines``; ``stratagems.parse_body`` cuts a description at its labels without Lark
 (``body_sections``) and keeps Lark for a text whose first line has no label;
-``labelled_rule.line_parts`` reads a rule in which no line is a label or a heading without Lark;
+``labelled_rule.line_parts`` reads every rule line by line without Lark;
 ``markup.simple_lines`` reads a field of words in inline elements and ``<br>``\\ s without lxml.
 Each is checked here against the slow way on every field (every stratagem description, every
 rule text) of the real inputs in ../shared, and on committed fixtures.

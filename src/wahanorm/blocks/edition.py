@@ -110,18 +110,23 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
     links: Counter[Edition] = Counter()
     index: Counter[Edition] = Counter()
     tooltips: Counter[Edition] = Counter()
-    for line in lines:
-        text = line.strip()
-        if (found := link_edition(text)) is not None:
+    texts = [line.strip() for line in lines]
+    # What each sign needs (a link's path, a glued core index row) is looked for in the whole
+    # page once: most pages have neither. Each pattern is tried only on a line that holds the
+    # text it opens with.
+    whole = "\n".join(texts)
+    has_links, has_glued = "/wh40k" in whole, "CPCore" in whole
+    for text in texts:
+        if has_links and (found := link_edition(text)) is not None:
             links[found] += 1
-        if _COST_TIER.match(text.strip("| ")):
+        if "YOUR " in text and _COST_TIER.match(text.strip("| ")):
             index[11] += 1
-        elif core := _CORE_INDEX.fullmatch(text):
+        elif text.startswith("Core") and (core := _CORE_INDEX.fullmatch(text)):
             edition: Edition = 10 if core.group("category") else 11
             (tooltips if core.group("stratagem") else index)[edition] += 1
-        elif _NUMBERED_HEADING.match(text):
+        elif "A" <= text[:1] <= "Z" and _NUMBERED_HEADING.match(text):
             tooltips[11] += 1
-        if "CPCore" in text:
+        if has_glued and "CPCore" in text:
             for glued in _GLUED_CORE.finditer(text):
                 index[10 if glued.group("category") else 11] += 1
     for counts, sign in (

@@ -58,6 +58,7 @@ _NAME_ONLY = re.compile(r"^(?P<name>[^\s:][^:]{0,58}):$")
 # An item opening with a name and a colon: a mode's name, where the list holds a sure mode.
 _NAMED = re.compile(r"^(?P<name>[A-Z][^:.!?]{0,48}?):\s+(?P<rest>\S.*)$")
 _MAX_NAME_WORDS = 6
+_COLON_END = (":", ":\n")  # how a text that ``_NAME_ONLY`` matches ends (``$`` so)
 
 
 @dataclass(frozen=True)
@@ -176,19 +177,24 @@ def build_parts(parts: list[Part], boxes: Iterable[Box] = (), dump: bool = False
     """A rules text from its parts (``build``, ``dump_sections``)."""
     if dump:
         parts = [_nested_part(part) for part in parts]
-    result = RulesText(
-        text="\n".join(nested_line(x) for part in parts for x in _printed(part)),
-        commentary=[commentary(box) for box in boxes],
-    )
+    result = RulesText(commentary=[commentary(box) for box in boxes])
+    printed: list[str] = []  # the flat text's lines
     offered: list[tuple[str | None, list[Block]]] = []
     for part in parts:
+        # each line printed once: the flat text and the section's text share the part's lines
+        # (the section's first line is the rest of the label's line, a line at depth 0)
+        under = [nested_line(x) for x in part.lines]
+        if part.head is not None:
+            printed.append(nested_line(part.head))
+        printed.extend(under)
         blocks = to_blocks(part.content())
         if part.label is None:
             result.blocks.extend(blocks)
         else:
-            text = "\n".join(nested_line(x) for x in part.content())
+            text = "\n".join([part.rest, *under] if part.rest else under)
             result.sections.append(RuleSection(label=part.label, text=text, blocks=blocks))
         offered.append((part.label, blocks))
+    result.text = "\n".join(printed)
     result.modes = modes_of(offered)
     return result
 
@@ -206,10 +212,6 @@ def _parts(lines: list[TextLine], cut: Sections) -> list[Part]:
     return parts
 
 
-def _printed(part: Part) -> list[TextLine]:
-    return ([part.head] if part.head is not None else []) + list(part.lines)
-
-
 def whole(lines: list[str]) -> Sections:
     """A sectioner that cuts nothing: every line outside sections."""
     return Sections(parts=[(None, [(i, None) for i in range(len(lines))])])
@@ -217,6 +219,10 @@ def whole(lines: list[str]) -> Sections:
 
 def to_blocks(lines: Sequence[TextLine]) -> list[Block]:
     """Paragraphs and the lists printed after them; items with their own items."""
+    if all(line.depth == 0 and not line.item for line in lines):
+        # paragraph lines only (most texts): one paragraph, as the walk below makes it
+        texts = [line.text for line in lines]
+        return [Block(text="\n".join(texts), items=[], ordered=False)] if texts else []
     blocks: list[_Block] = []
     open_items: list[_Item] = []  # the open item at each depth (index 0: depth 1)
     for line in lines:
@@ -317,6 +323,8 @@ def nest_dump_lines(lines: list[TextLine]) -> list[TextLine] | None:
     it; an item that is only ``Name:`` heads the items after it; the other ``Name: text`` items
     of its list are labelled too. None when nothing is sure (or prose follows the items a
     name heads: then where they end is not sure either)."""
+    if not any(x.text.startswith("+") or (x.item and x.text.endswith(_COLON_END)) for x in lines):
+        return None  # no cost line (``+1CP``), no item that ends with a colon: nothing is sure
     if not any(
         _name_only(x) or (_COST_LINE.match(x.text) and _next_is_item(lines, i))
         for i, x in enumerate(lines)

@@ -71,7 +71,11 @@ def normalize_characters(lines: list[Line], report: Report) -> list[Line]:
     """Every line in the clean spelling, bullets as ``- ``."""
     out = []
     for line in lines:
-        text = dash_bullet(normalize_text(line.text))
+        text = line.text
+        if text.isascii() and "\t" not in text and "  " not in text:
+            text = text.strip()  # all that ``normalize_text`` does here; no bullet is ASCII
+        else:
+            text = dash_bullet(normalize_text(text))
         out.append(line if text == line.text else Line(line.number, text))
     return out
 

@@ -93,6 +93,8 @@ def is_role_line(text: str) -> bool:
 def is_datasheet_header(lines: list[Line], index: int) -> bool:
     """True when ``lines[index]`` is a ``Faction – Unit`` line that opens a datasheet: one
     followed within a few lines by the datasheet's stats, weapons, abilities or keywords."""
+    if " – " not in lines[index].text:
+        return False  # the test of ``_HEADER``'s dash first (trimming a bar adds none)
     # Judged as strip_table_remnants will leave it, so that a second clean pass sees the same
     # header as the first ("0 – 0|" becomes the header "0 – 0"; "0 – |" becomes no header).
     text = trim_lone_bar(lines[index].text)

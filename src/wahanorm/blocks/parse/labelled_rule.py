@@ -77,30 +77,39 @@ _TO_PARTS = _ToParts()
 
 
 @functools.cache
-def _opens_part() -> re.Pattern[str]:
-    """The grammar's LABEL or HEADING terminal anywhere in a text (taken from the grammar, so
-    the rule stays written once): a text without either reads as lines of TEXT alone."""
+def _terminals() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The grammar's LABEL and HEADING terminals (taken from the grammar, so that the rule
+    stays written once)."""
     terminals = grammar.parser("labelled_rule", "labelled_rule", _TO_PARTS).terminals
-    found = [t.pattern.to_regexp() for t in terminals if t.name in ("LABEL", "HEADING")]
-    assert len(found) == 2
-    return re.compile("|".join(found))
+    found = {t.name: re.compile(t.pattern.to_regexp()) for t in terminals}
+    return found["LABEL"], found["HEADING"]
 
 
 def line_parts(lines: list[str]) -> Sections:
     """How the lines of a rule fall into its labelled sections (``grammars/labelled_rule.lark``;
     the sectioner of ``rules_text``): a line per item, ``- `` at column 0. Every text parses
-    (a line is a label or text)."""
-    if not lines:
-        return Sections()
-    text = "\n".join(lines)
-    if _opens_part().search(text) is None:
-        # No line is a label or a heading (most rules): every line is TEXT, one part outside
-        # every section, as the grammar would read it (a test holds the two ways equal).
-        positions: list[Position] = [(i, None) for i, line in enumerate(lines) if line]
-        return Sections(parts=[(None, positions)] if positions else [])
-    found = grammar.parse("labelled_rule", "labelled_rule", text, transformer=_TO_PARTS)
-    assert isinstance(found, Sections)
-    return found
+    (a line is a label or text).
+
+    The grammar's reading, line by line without Lark (a test holds the two ways equal on every
+    rule of the corpora): LABEL and HEADING open a line (they outrank TEXT, and their ``^``
+    holds only there) and never cross its end; a label's line goes on as one TEXT; a line that
+    is neither is one TEXT, an empty line no token. A section holds the TEXT after its label;
+    a heading opens a part outside every section, as the text before the first label is one."""
+    label_at, heading_at = _terminals()
+    parts: list[tuple[str | None, list[Position]]] = []
+    for index, line in enumerate("\n".join(lines).split("\n")):
+        if not line:
+            continue
+        if label := label_at.match(line):
+            name = label.group().strip().removesuffix(":").strip()
+            parts.append((name, [(index, line[label.end() :].strip())]))
+        elif heading_at.match(line):
+            parts.append((None, [(index, None)]))
+        elif parts:
+            parts[-1][1].append((index, None))
+        else:
+            parts.append((None, [(index, None)]))
+    return Sections(parts=parts)
 
 
 def rule_references(text: str) -> list[str]:

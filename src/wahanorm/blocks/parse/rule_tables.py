@@ -15,6 +15,9 @@ import re
 from dataclasses import dataclass, field
 
 _ANNOUNCES = re.compile(r"\bas shown below\.$", re.IGNORECASE)
+# What the end of an announcement holds in lower case (of these letters only ASCII ones match
+# them ignoring case): the cheap test first, for the pattern is searched along the whole line.
+_MAY_ANNOUNCE = "elow."
 _PIPE_ROW = re.compile(r"^\|.*\|$")
 # A value cell: a roll, a characteristic or a dice expression ("2+", "D6", "-1", "+").
 _VALUE = re.compile(r"^[0-9D+\-–\"*/ ]{1,8}$")
@@ -39,7 +42,7 @@ def read_tables(lines: list[str]) -> RuleTables:
         line = lines[index]
         result.lines.append(line)
         index += 1
-        if not _ANNOUNCES.search(line):
+        if not (_MAY_ANNOUNCE in line[-7:].lower() and _ANNOUNCES.search(line)):
             continue
         rows, used = _rows(lines, index)
         if not rows:

@@ -51,6 +51,10 @@ _TOKEN = re.compile(
     r"|(?P<other>[\w'’-]+|[^\w\s])",
     re.IGNORECASE,
 )
+# The same tokens with the white space before each: finditer then tries the alternatives once a
+# token, not again at each space between two (no alternative opens with white space, and every
+# other character opens one, so the tokens are the same).
+_SPACED_TOKEN = re.compile(rf"\s*(?:{_TOKEN.pattern})", re.IGNORECASE)
 _OWNER_WORDS: dict[str, Turn] = {"opponent": "opponent", "either": "either", "your": "your"}
 
 
@@ -112,8 +116,16 @@ class _State:
 def read_when(when: str) -> Reading:
     """The phrase reading of one WHEN text."""
     state = _State()
-    for match in _TOKEN.finditer(when):
+    quiet = False  # a word that says nothing left the state blank: another one changes nothing
+    for match in _SPACED_TOKEN.finditer(when):
         kind = match.lastgroup or "other"
+        if kind == "other":
+            if quiet:
+                continue
+            _step(state, kind, match.group(kind).lower())
+            quiet = not state.excluding
+            continue
+        quiet = False
         _step(state, kind, match.group(kind).lower())
     return state.reading
 

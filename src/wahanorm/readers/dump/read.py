@@ -9,6 +9,8 @@ sentence, a placeholder left by the site) are reported with their line and colum
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 
 from wahanorm.blocks import clean as cleaning
@@ -48,38 +50,59 @@ from wahanorm.readers.dump.segment import (
 
 # Holes: places where the site dropped a keyword or left a placeholder. Each pattern comes with
 # a literal that any match contains, so a text is searched with the fast substring test first.
-HOLES: list[tuple[str, re.Pattern[str], str]] = [
-    (" ,", re.compile(r"\b(?:is|are|of|the) ,"), "a keyword is missing before ','"),
-    ("The ", re.compile(r"\bThe (?:and|or) [A-Z]"), "a keyword is missing before 'and'/'or'"),
+# A keyword missing before "unit"/"model" is found after a word in capitals: such a pattern is
+# written without its opening ``\b`` (a pattern that opens so is tried at every character; one
+# that opens with a set of characters is scanned for fast) and marked: a match counts only where
+# a word starts (the character before it is none of ``\w``), where ``\b`` would have let it.
+HOLES: list[tuple[str, re.Pattern[str], str, bool]] = [
+    (" ,", re.compile(r"\b(?:is|are|of|the) ,"), "a keyword is missing before ','", False),
+    ("The and ", re.compile(r"\bThe and [A-Z]"), "a keyword is missing before 'and'/'or'", False),
+    ("The or ", re.compile(r"\bThe or [A-Z]"), "a keyword is missing before 'and'/'or'", False),
     (
         "The keyword",
         re.compile(r"\bThe keywords? (?:is|are) used"),
         "the keyword of this list is missing",
+        False,
     ),
     (
         "r unit",  # "… or unit", "… or units"
-        re.compile(r"\b[A-Z]{3,} or units?\b"),
+        re.compile(r"[A-Z][A-Z]{2,} or units?\b"),
         "a keyword is missing before 'unit'/'model'",
+        True,
     ),
     (
         "d unit",  # "… and unit", "… and units"
-        re.compile(r"\b[A-Z]{3,} and units?\b"),
+        re.compile(r"[A-Z][A-Z]{2,} and units?\b"),
         "a keyword is missing before 'unit'/'model'",
+        True,
     ),
     (
         "r model",
-        re.compile(r"\b[A-Z]{3,} or models?\b"),
+        re.compile(r"[A-Z][A-Z]{2,} or models?\b"),
         "a keyword is missing before 'unit'/'model'",
+        True,
     ),
     (
         "d model",
-        re.compile(r"\b[A-Z]{3,} and models?\b"),
+        re.compile(r"[A-Z][A-Z]{2,} and models?\b"),
         "a keyword is missing before 'unit'/'model'",
+        True,
     ),
-    ("an unit", re.compile(r"\ban units?\b"), "a keyword is missing after 'an'"),
-    ("an model", re.compile(r"\ban models?\b"), "a keyword is missing after 'an'"),
-    ("%", re.compile(r"%[0-9]+[^%]*%"), "a link placeholder of the site was left in the text"),
+    ("an unit", re.compile(r"\ban units?\b"), "a keyword is missing after 'an'", False),
+    ("an model", re.compile(r"\ban models?\b"), "a keyword is missing after 'an'", False),
+    (
+        "%",
+        re.compile(r"%[0-9]+[^%]*%"),
+        "a link placeholder of the site was left in the text",
+        False,
+    ),
 ]
+
+
+def _opens_word(text: str, at: int) -> bool:
+    r"""``\b`` before a word character at ``at``: the character before is not one of ``\w``
+    (a letter or digit as ``str.isalnum`` says, or ``_``)."""
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
 
 
 def read_dump(text: str, display: str) -> Reading:
@@ -485,13 +508,28 @@ def _listed_enhancement(
 
 
 def _report_holes(blocks: list[Block], report: Report) -> None:
+    lines = [line for block in blocks for line in block.lines]
+    texts = [line.text for line in lines]
+    # Each needle is looked for in the whole text (no needle holds a line break, so each one
+    # found lies in one line), and its pattern tried on the lines that hold it; the matches
+    # then go in the order a walk of line after line, needle after needle, would find them.
+    whole = "\n".join(texts)
+    starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+    hits: list[tuple[int, int, int, str]] = []  # (line, hole, column - 1, message)
+    for hole, (needle, pattern, message, word) in enumerate(HOLES):
+        held: set[int] = set()
+        at = whole.find(needle)
+        while at != -1:
+            held.add(bisect.bisect_right(starts, at) - 1)
+            at = whole.find(needle, at + 1)
+        for index in held:
+            text = texts[index]
+            for match in pattern.finditer(text):
+                if not word or _opens_word(text, match.start()):
+                    hits.append((index, hole, match.start(), message))
     found: dict[tuple[int, int], tuple[Line, str]] = {}
-    for block in blocks:
-        for line in block.lines:
-            for needle, pattern, message in HOLES:
-                if needle in line.text:  # the fast substring test; the pattern only on a hit
-                    for match in pattern.finditer(line.text):
-                        found.setdefault((line.number, match.start() + 1), (line, message))
+    for index, _hole, start, message in sorted(hits):
+        found.setdefault((lines[index].number, start + 1), (lines[index], message))
     for (number, column), (line, message) in sorted(found.items()):
         report.warning(
             "hole", message, number, column=column, excerpt=caret_excerpt(line.text, column)

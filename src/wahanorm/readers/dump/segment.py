@@ -84,32 +84,67 @@ INDEX_HEADERS = {
     "LED BY": "led_by_index",
 }
 _CORE_CAPS = frozenset(name.upper() for name in CORE_ABILITIES)
-_SENTENCE_END = re.compile(r"[.:!?)]$")
+_SENTENCE_ENDS = frozenset(".:!?)")
+"""The last character of a sentence (before a final newline, if any)."""
 _SEE_ALSO = "SEE ALSO"
+
+
+def _last(text: str) -> str:
+    """The character a pattern's ``$`` follows: the last one, or the one before a final line
+    break ("" for none)."""
+    return text[-2:-1] if text.endswith("\n") else text[-1:]
+
+
+def ends_sentence(text: str) -> bool:
+    """``text`` ends like a sentence (``[.:!?)]$``), told by its last characters: a search for
+    the pattern would try it at every one."""
+    return _last(text) in _SENTENCE_ENDS
 
 
 def is_prose(text: str) -> bool:
     """A sentence of rules text: several words, ending like a sentence."""
-    return len(text.split()) >= 5 and bool(_SENTENCE_END.search(text))
+    return ends_sentence(text) and len(text.split()) >= 5
 
 
 def is_title(text: str) -> bool:
     """A short title line: ``Hit Roll``, ``2. Battle-shock``, ``Waaagh!``, ``Characters`` — not a
     sentence, not a label, not a bullet, not all capitals."""
-    words = text.split()
-    if not 1 <= len(words) <= 6 or text.startswith(("-", "|", "+", "(")):
+    # the cheap tests first (a sentence ends so): splitting a long line costs more
+    if text.endswith((".", ":", ",", ";")) or ":" in text:
         return False
-    if text.endswith((".", ":", ",", ";")) or ":" in text or text.isupper():
+    if text.startswith(("-", "|", "+", "(")) or text.isupper():
+        return False
+    if not 1 <= len(text.split()) <= 6:
         return False
     return text[0].isupper() or re.match(r"^\d+\. \S", text) is not None
+
+
+_USAGE_END = ("datasheets:", "datasheets:\n")  # how ``KEYWORD_USAGE`` ends (``$`` so)
+_DETACHMENT_END = (" Detachment", " Detachment\n")  # how ``DETACHMENT_LINE`` ends
+
+
+def is_keyword_usage(text: str) -> bool:
+    """``KEYWORD_USAGE`` matches ``text`` (told first by how the pattern starts and ends)."""
+    return text.startswith("The ") and text.endswith(_USAGE_END) and bool(KEYWORD_USAGE.match(text))
 
 
 def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     """The kind of entry that starts at ``lines[index]``, or None if none starts there."""
     text = lines[index].text
     following = lines[index + 1].text if index + 1 < len(lines) else ""
+    if (
+        text.endswith(".")
+        and not following[:1].isdigit()
+        and not text.startswith("- ")
+        and not following.endswith(_DETACHMENT_END)
+        and text not in _CORE_CAPS
+    ):
+        # A sentence (most lines): of the tests below only those of a stratagem, an
+        # enhancement and a detachment rule can hold for a line that ends in a full stop (the
+        # others need it to end otherwise), and the text of each fails here.
+        return None
     # each pattern is tried only when the first or last characters it needs are there
-    if text.startswith("The ") and KEYWORD_USAGE.match(text):
+    if is_keyword_usage(text):
         return "keyword_usage"
     if following[:1].isdigit() and CP_LINE.match(following) and not text.startswith(("-", "|")):
         return "stratagem"
@@ -121,7 +156,7 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     ):
         return "enhancement"
     if (
-        following.endswith((" Detachment", " Detachment\n"))  # as ``$`` takes it
+        following.endswith(_DETACHMENT_END)
         and DETACHMENT_LINE.match(following)
         and len(text.split()) <= 8
         and not is_prose(text)
@@ -136,12 +171,12 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     ):
         return "rule"
     if (first == "[" and BRACKET_RULE.match(text)) or (
-        "A" <= first <= "Z" and CAPS_NUMBERED.match(text)
-    ):
+        "A" <= first <= "Z" and _last(text).isdigit() and CAPS_NUMBERED.match(text)
+    ):  # CAPS_NUMBERED ends in a rule number's digit
         return "rule"
     if text in _CORE_CAPS and is_prose(following):
         return "rule"
-    if is_title(text) and is_prose(following) and not KEYWORD_USAGE.match(following):
+    if is_title(text) and is_prose(following) and not is_keyword_usage(following):
         # An army-list role line ("Characters") is also a glossary title when prose follows it;
         # under a keyword-usage list it is followed by the next list's heading instead.
         return "rule"
@@ -275,7 +310,12 @@ def _entries(lines: list[Line], index: int) -> list[Block]:
     position = index
     while position < len(lines):
         kind = entry_kind(lines, position)
-        if kind is None and current is not None and is_sidebar(current.lines, lines, position):
+        if (
+            kind is None
+            and current is not None
+            and lines[position].text.isupper()  # is_sidebar's first test, without the call
+            and is_sidebar(current.lines, lines, position)
+        ):
             kind = "rule"
         if kind is not None:
             # A stratagem's cost and source lines, a detachment rule's "… Detachment" line,

@@ -23,10 +23,31 @@ KEYWORDS_WRAPPER = "=== KEYWORDS ==="
 _GLUED_TABLE_HEAD = re.compile(r"(?:RANGED|MELEE) WEAPONSRANGEA(?:BS|WS)SAPD")
 
 
+def first_line(text: str) -> str:
+    """The first line of ``text`` that is not blank, stripped ("" for none), as
+    ``str.splitlines`` cuts lines: found from the first character that is not white space
+    (every line break is white space) to the next line break, without cutting the rest."""
+    start = _NOT_SPACE.search(text)
+    if start is None:
+        return ""
+    end = _LINE_BREAK.search(text, start.start())
+    return text[start.start() : end.start() if end else len(text)].strip()
+
+
+_NOT_SPACE = re.compile(r"\S")
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""The characters ``str.splitlines`` cuts at."""
+
+
 def is_textcontent(text: str) -> bool:
     """The wrapper other scrapers write, or a weapon table head whose cells run together."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return first == DATASHEET_WRAPPER or _GLUED_TABLE_HEAD.search(text[:200_000]) is not None
+    first = first_line(text)
+    if first == DATASHEET_WRAPPER:
+        return True
+    head = text[:200_000]
+    # the literal every match holds first: the pattern opens with an alternation, which the
+    # regex engine tries at every character
+    return "WEAPONSRANGEA" in head and _GLUED_TABLE_HEAD.search(head) is not None
 
 
 # ---- headings ---------------------------------------------------------------------------------

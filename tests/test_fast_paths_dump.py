@@ -1,0 +1,253 @@
+"""The fast paths of the dump reader (issue 20) give what the patterns and grammars they stand
+for give, on every line of the committed dumps and of the shared inputs in ../shared.
+
+- ``glued.glue_points``: the stops found by ``str.find`` and tested one by one cut a line where
+  the splits of ``_GLUED_SENTENCE`` and ``_GLUED_BULLET`` cut it;
+- ``datasheet_lines.parse_weapon_row``: one pattern of the grammar's terminals reads a row as
+  ``grammars/datasheet.lark`` does (Lark for any row it does not match);
+- ``timing.read_when``: the tokens taken with the white space before them, the words that say
+  nothing skipped, read a WHEN as the plain token walk does;
+- the holes after a word in capitals: a pattern without its opening ``\\b`` and the word's start
+  tested apart find what the ``\\b`` pattern finds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+import wahanorm
+from wahanorm.blocks import grammar
+from wahanorm.blocks.clean import glued
+from wahanorm.blocks.parse import datasheet_lines, timing
+from wahanorm.errors import ParseFailure
+from wahanorm.readers.dump import datasheet as dump_datasheet
+from wahanorm.readers.dump import read as dump_read
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SHARED_DUMPS = [SHARED / "seeds", SHARED / "textcontent-dumps"]
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir(), reason=f"the shared inputs are not here ({SHARED} is absent)"
+)
+
+
+def dump_lines(folders: list[Path]) -> list[str]:
+    """Every line (stripped) of every text file below ``folders``."""
+    lines: list[str] = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*.txt")):
+            lines.extend(x.strip() for x in path.read_text(encoding="utf-8").splitlines())
+    return lines
+
+
+def committed_lines() -> list[str]:
+    return dump_lines([REPO / "raw", REPO / "tests" / "fixtures"])
+
+
+# ---- glued headings ---------------------------------------------------------------------------
+
+
+def pattern_split(text: str) -> list[str]:
+    """A line cut by the two patterns' splits (the way the pass read it before)."""
+    chunks = glued._GLUED_SENTENCE.split(text)
+    parts = [p for chunk in chunks for p in glued._GLUED_BULLET.split(chunk)]
+    return [p.strip() for p in parts if p.strip()]
+
+
+def point_split(text: str) -> list[str]:
+    cuts = [0, *glued.glue_points(text), len(text)]
+    return [p for p in (text[a:b].strip() for a, b in itertools.pairwise(cuts)) if p]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "…Fights First ability.HEROIC INTERVENTION",
+        "…such as [LETHAL HITS] (24).[EXTRA ATTACKS]24.11",
+        "fewer than 7YP.FIRE OVERWATCH",
+        "your WARLORD.Each time",
+        "the S.T.C.Each time",
+        "the following conditions apply:- Each model",
+        "apply:-Each",
+        "apply.- (a) and.- [b] and!- C",
+        ".A",
+        "A.B",
+        "ab?C!D",
+        'a "quote".Next 50%.Then',
+    ],
+)
+def test_glue_points_cut_where_the_patterns_split(text: str) -> None:
+    assert point_split(text) == pattern_split(text)
+
+
+def test_glue_points_on_committed_dumps() -> None:
+    lines = committed_lines()
+    assert sum(len(pattern_split(x)) > 1 for x in lines) > 50  # glue is met, not only absent
+    for line in lines:
+        assert point_split(line) == pattern_split(line), line
+
+
+@needs_shared
+def test_glue_points_on_shared_dumps() -> None:
+    lines = dump_lines(SHARED_DUMPS)
+    assert lines
+    for line in lines:
+        assert point_split(line) == pattern_split(line), line
+
+
+# ---- weapon rows ------------------------------------------------------------------------------
+
+Row = datasheet_lines.WeaponRow | tuple[str, int | None, int | None, str | None]
+
+
+def lark_row(text: str) -> Row:
+    """``parse_weapon_row`` through Lark alone (or its failure, as plain values)."""
+    try:
+        row = grammar.parse("datasheet", "weapon_row", text, "", 1, datasheet_lines._BUILD)
+    except ParseFailure as failure:
+        return (str(failure), failure.line, failure.column, failure.excerpt)
+    assert isinstance(row, datasheet_lines.WeaponRow)
+    return row
+
+
+def fast_row(text: str) -> Row:
+    try:
+        return datasheet_lines.parse_weapon_row(text)
+    except ParseFailure as failure:
+        return (str(failure), failure.line, failure.column, failure.excerpt)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '| Lash of Khorne | 12" | 9 | 2+ | 8 | -1 | 2 | |',
+        "| Princess' jaws extra attacks | Melee | 2 | 4+ | 4 | 0 | 1 | |",
+        "| x | N/A | - | - | - | - | - |",
+        '|  Bolt  pistol  | 12" | D6 + 1 | 3+ | 2D6 | +1 | d3 | | |',
+        '| x | 24-36" | 2D3+1 | 5+ | 10 | -4 | D6+2 ||',
+        '| x | 12" | 3 D6 | 3+ | 4 | 0 | 1 |',  # a number, then no bar: both fail
+        "| x | 12 | 1 | 3+ | 4 | 0 | 1 |",  # a range without its inch sign
+        '|  | 12" | 1 | 3+ | 4 | 0 | 1 |',  # no name
+        '| x | 12" | 1 | 3+ | 4 | 0 | 1 | | |',  # a bar too many
+        '| x | 12" | 1 | 3+ | 4 | 0 |',  # a cell short
+    ],
+)
+def test_weapon_row_fast_way_is_lark(text: str) -> None:
+    assert fast_row(text) == lark_row(text)
+
+
+def weapon_rows(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every weapon row the dump reader parses while converting ``paths``."""
+    seen: list[str] = []
+    fast = datasheet_lines.parse_weapon_row
+
+    def noted(text: str, path: str = "", line: int = 1) -> datasheet_lines.WeaponRow:
+        seen.append(text)
+        return fast(text, path, line)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(dump_datasheet, "parse_weapon_row", noted)
+        wahanorm.convert(paths)
+    return seen
+
+
+def test_weapon_row_fast_way_on_committed_dumps(
+    repo_cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = weapon_rows([Path("raw")], monkeypatch)
+    assert len(rows) > 10
+    for text in rows:
+        assert fast_row(text) == lark_row(text), text
+
+
+@needs_shared
+def test_weapon_row_fast_way_on_shared_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = weapon_rows(SHARED_DUMPS, monkeypatch)
+    assert rows
+    for text in rows:
+        assert fast_row(text) == lark_row(text), text
+
+
+# ---- a WHEN's timing --------------------------------------------------------------------------
+
+
+def plain_reading(when: str) -> timing.Reading:
+    """``read_when`` the plain way: every token of ``_TOKEN`` stepped."""
+    state = timing._State()
+    for match in timing._TOKEN.finditer(when):
+        kind = match.lastgroup or "other"
+        timing._step(state, kind, match.group(kind).lower())
+    return state.reading
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        "",
+        "Your opponent's Shooting phase or the Fight phase.",
+        "Your Movement phase or Charge phase, just after an enemy unit ends a move.",
+        "Any phase, excluding the Command phase and the Fight phase.",
+        "End of any of your phases  except\tyour Movement phase.",
+        "Battle-shock step of your Command phase.",
+        "The Reinforcements step of your opponent\u2019s Movement phase.",
+        "End of your opponent's turn, or the start of either player's turn",
+        "EXCEPT the of MOVEMENT PHASE or andthe other  than shooting phases",
+    ],
+)
+def test_when_reading_fast_way_is_the_token_walk(when: str) -> None:
+    assert timing.read_when(when) == plain_reading(when)
+
+
+def test_when_reading_fast_way_on_committed_and_shared_dumps(repo_cwd: Path) -> None:
+    paths = [Path("raw"), *(p for p in SHARED_DUMPS if p.is_dir())]
+    whens = {e.when for e in wahanorm.convert(paths).entities if getattr(e, "when", None)}
+    assert len(whens) > 20
+    for when in whens:
+        assert timing.read_when(when) == plain_reading(when), when
+
+
+# ---- holes after a word in capitals -----------------------------------------------------------
+
+
+def word_holes() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
+    """Each hole pattern found at a word's start, with the ``\\b`` pattern it stands for."""
+    lead = "[A-Z][A-Z]{2,}"
+    pairs = []
+    for _needle, pattern, _message, word in dump_read.HOLES:
+        if word:
+            assert pattern.pattern.startswith(lead)
+            pairs.append((pattern, re.compile(r"\b[A-Z]{3,}" + pattern.pattern[len(lead) :])))
+    assert len(pairs) == 4
+    return pairs
+
+
+def word_starts(pattern: re.Pattern[str], text: str) -> list[int]:
+    return [m.start() for m in pattern.finditer(text) if dump_read._opens_word(text, m.start())]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a CHARACTER or unit, an INFANTRY and units",
+        "xABC or unit, 5ABC or unit, _ABC or unit, ÉABC or units",
+        "AB or unit; ABCD or model; VEHICLE and models;MONSTER or models",
+        "ABC or unitary ABC or units",
+    ],
+)
+def test_word_holes_find_what_the_word_boundary_finds(text: str) -> None:
+    for fast, slow in word_holes():
+        assert word_starts(fast, text) == [m.start() for m in slow.finditer(text)], slow.pattern
+
+
+def test_word_holes_on_committed_dumps() -> None:
+    lines = committed_lines()
+    pairs = word_holes()
+    assert any(slow.search(line) for line in lines for _, slow in pairs)
+    for line in lines:
+        for fast, slow in pairs:
+            assert word_starts(fast, line) == [m.start() for m in slow.finditer(line)], line
