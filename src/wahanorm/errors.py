@@ -7,6 +7,7 @@ cannot be read; the pipeline catches ``WahanormError`` at each input's boundary.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -96,6 +97,7 @@ class DiagnosticRow(NamedTuple):
     excerpt: str | None
 
 
+@functools.cache  # asked of every diagnostic: a dump gives about 75
 def severity_of(code: str) -> Severity:
     """The severity the catalogue gives a code; ``ValueError`` for a code it lacks (a bug: every
     code the program emits is in ``contract.codes``)."""
@@ -105,6 +107,15 @@ def severity_of(code: str) -> Severity:
     if entry is None:
         raise ValueError(f"diagnostic code {code!r} is not in the catalogue (contract/codes.py)")
     return entry.severity
+
+
+@functools.cache
+def _diagnostic_model() -> type[Diagnostic]:
+    """The diagnostic model, loaded (with pydantic) on the first diagnostic, not at import: a run
+    served whole from the cache never needs it."""
+    from wahanorm.contract.models import Diagnostic
+
+    return Diagnostic
 
 
 def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
@@ -143,14 +154,10 @@ class Report:
         """Record one diagnostic: every one is kept (``index.json`` holds them all; the terminal
         shortens). The code must be the catalogue's, of the catalogue's severity (a bug else:
         ``ValueError``)."""
-        # The models (and pydantic) load on the first diagnostic, not at import: a run served
-        # whole from the cache never needs them.
-        from wahanorm.contract.models import Diagnostic
-
         if severity_of(code) != severity:
             raise ValueError(f"diagnostic {code!r} is a {severity_of(code)}, not a {severity}")
         self.diagnostics.append(
-            Diagnostic(
+            _diagnostic_model()(
                 severity=severity,
                 code=code,
                 message=message,
