@@ -159,6 +159,7 @@ def build_datasheet(draft: DatasheetDraft, report: Report) -> Datasheet:
         detachment_rules=sorted(set(draft.detachment_rules)),
         enhancements=sorted(set(draft.enhancements)),
         is_support=draft.is_support,
+        variants=[],  # given: pydantic deep-copies a list default for each model
     )
 
 

@@ -242,10 +242,10 @@ class ExportContext:
 
     def text(self, table: str, record: Record, column: str) -> str:
         """The clean text of a field; what had to be repaired is reported at its line."""
-        at = record.positions.get(column)
+        at = record[1].get(column)  # ``positions`` and ``cells`` by index: the hottest call
         if at is None:
             return ""
-        raw = record.cells[at]
+        raw = record[0][at]
         quiet = self._texts.get(raw)
         if quiet is not None:
             return quiet

@@ -29,7 +29,7 @@ from wahanorm.blocks.datasheet import (
 )
 from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
-from wahanorm.blocks.parse.points import CostTable
+from wahanorm.blocks.parse.points import CostTable, Tier
 from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
 from wahanorm.blocks.parse.weapon_abilities import (
     AbilityList,
@@ -42,6 +42,7 @@ from wahanorm.contract.models import (
     Ability,
     Damaged,
     Datasheet,
+    Points,
     Profile,
     Stat,
     Weapon,
@@ -366,6 +367,7 @@ def _profile(ctx: ExportContext, row: Record) -> Profile:
         leadership=_optional_stat(ctx, table, row, "Ld"),
         objective_control=_optional_stat(ctx, table, row, "OC"),
         invulnerable_save=_invulnerable(ctx, row),
+        keywords=[],  # given: pydantic deep-copies a list default for each model
     )
 
 
@@ -601,13 +603,13 @@ def _costs(ctx: ExportContext, rows: list[Record]) -> list[CostLine]:
     under it add-ons."""
     table = "Datasheets_models_cost.csv"
     points: list[CostLine] = []
-    reader = CostTable()
+    state: _CostState = (None, False, None)
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
-        if not cost and (reader.heading(text) or reader.labels(text)):
+        state, heading, line = _cost_row(state, text, cost)
+        if heading:
             continue
-        line = reader.line(text, cost)
         if line is None:
             ctx.report.warning(
                 "bad-cost",
@@ -618,6 +620,22 @@ def _costs(ctx: ExportContext, rows: list[Record]) -> list[CostLine]:
             continue
         points.append(CostLine(line, At(row.line_start, ctx.path(table))))
     return _repeats_out(ctx, points)
+
+
+_CostState = tuple[Tier | None, bool, str | None]
+"""A ``CostTable`` between two rows: its tier, whether its rows are add-ons, its label."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _cost_row(state: _CostState, text: str, cost: str) -> tuple[_CostState, bool, Points | None]:
+    """One row of a cost table read by a ``CostTable`` in ``state``: the state after it,
+    whether it is a heading or label row (no cost line), and its cost line (None for a cost
+    that is no number). A function of its arguments alone, so each distinct row is read once (the export
+    prints some 2,100 cost rows, 400 distinct); ``Points`` are immutable, safe to share."""
+    reader = CostTable(*state)
+    if not cost and (reader.heading(text) or reader.labels(text)):
+        return (reader.tier, reader.add_ons, reader.label), True, None
+    return state, False, reader.line(text, cost)
 
 
 def _repeats_out(ctx: ExportContext, points: list[CostLine]) -> list[CostLine]:

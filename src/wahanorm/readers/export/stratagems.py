@@ -8,6 +8,7 @@ second opinion: the run reports how often the two agree and every row where they
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -148,7 +149,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
             path=ctx.path(TABLE),
         )
     fields = description_fields(ctx, record, name)
-    timing = derive_timing(fields["when"])
+    timing = _timing(fields["when"])
     _compare_timing(ctx, record, name, fields["when"], timing, tally)
     return Stratagem(
         id=make_id(source, name),
@@ -159,8 +160,16 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         category=category,
         flavour=ctx.optional(TABLE, record, "legend"),
         timing=timing,
+        variants=[],  # given: pydantic deep-copies a list default for each model
         **fields,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _timing(when: str | None) -> Timing | None:
+    """``derive_timing`` once per distinct WHEN (a function of the text alone; the export
+    repeats a WHEN on many stratagems, and a ``Timing`` is immutable, safe to share)."""
+    return derive_timing(when)
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
