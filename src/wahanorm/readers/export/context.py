@@ -18,6 +18,7 @@ from wahanorm.readers.export.markup import FieldLines, field_lines, field_parts,
 from wahanorm.readers.export.tables import (
     Record,
     Table,
+    first_line,
     header_form,
     parse_table,
     read_text,
@@ -163,7 +164,7 @@ class ExportContext:
                     resaved.append(name)
                     text = undone
             if form == "foreign":
-                first = text.split("\n", 1)[0].rstrip("\r")
+                first = first_line(text)
                 self.report.error(
                     "not-an-export",
                     f"{name}'s header is not a Wahapedia export's (column names each followed "
