@@ -178,7 +178,9 @@ def _options(options: list[str]) -> list[str]:
 
 
 def _keyword_set(keywords: list[str]) -> set[str]:
-    return {k.strip().upper() for k in keywords if k.strip()}
+    found = {k.strip().upper() for k in keywords}
+    found.discard("")  # a blank keyword (no upper-case form of a character is empty)
+    return found
 
 
 def _scope_keywords(

@@ -117,10 +117,12 @@ def _report_ability_columns(ctx: ExportContext, found: list[Rule]) -> None:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:
     """(source, category) of a stratagem from its ``type`` column and detachment:
     ``Core – Battle Tactic Stratagem`` → (``Core``, ``Battle Tactic``); a detachment's stratagem
-    takes the detachment's full name as its source."""
+    takes the detachment's full name as its source. (Cached: an export's 1,400 stratagems hold
+    some 600 distinct pairs.)"""
     named, category = split_source(type_text) if type_text else ("", None)
     named = _TRAILING_STRATAGEM.sub("", named)
     if category is not None and category.lower() == "stratagem":
