@@ -4,7 +4,8 @@
 ``field_lines``; ``stratagems.parse_body`` cuts a description at its labels without Lark
 (``body_sections``) and keeps Lark for a text whose first line has no label;
 ``labelled_rule.line_parts`` reads every rule line by line without Lark;
-``markup.simple_lines`` reads a field of words in inline elements and ``<br>``\\ s without lxml.
+``markup.simple_lines`` reads a field of words in inline elements and ``<br>``\\ s without lxml;
+``ids.slugify`` takes an ASCII name as its own spelling, without ``ids.ascii_spelling``.
 Each is checked here against the slow way on every field (every stratagem description, every
 rule text) of the real inputs in ../shared, and on committed fixtures.
 """
@@ -22,6 +23,7 @@ from wahanorm.blocks.html_text import nested_lines, parse_fragment, walk
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse import stratagems as stratagem_text
 from wahanorm.blocks.rules_text import Sections
+from wahanorm.contract import ids
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.readers.dump import read as dump_read
 from wahanorm.readers.export import markup
@@ -392,3 +394,53 @@ def test_broken_caps_quick_look_on_every_value(name: str) -> None:
     assert len(found) > 500
     for raw in found:
         assert markup._broken_caps(raw) == (markup._BROKEN_CAPS.search(raw) is not None), raw
+
+
+def slow_slug(name: str) -> str:
+    """``slugify`` the whole way: every name spelt character by character (``ascii_spelling``,
+    whose spelling is ASCII, so that slugify takes it as it is)."""
+    spelled = ids.ascii_spelling(name)
+    assert spelled.isascii(), name
+    return ids.slugify.__wrapped__(spelled)
+
+
+def assert_slug_fast_way(names: set[str]) -> None:
+    for name in names:
+        if name.isascii():
+            assert ids.ascii_spelling(name) == name, name
+        assert ids.slugify.__wrapped__(name) == slow_slug(name), name
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "-", "Con", "'Iron Hand' Straken", "Боевой Юнит", "Cafe\u0301", "A\tB\x1bC", "x" * 120,
+     "Ætherblade", "\u2013 Axe – strike", "\U0001f600 unit"],
+)  # fmt: skip
+def test_slug_fast_way_is_the_whole_way(name: str) -> None:
+    assert_slug_fast_way({name})
+
+
+def test_slug_fast_way_on_committed_inputs(repo_cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names: set[str] = set()
+    slugify = ids.slugify
+
+    def noted(name: str) -> str:
+        names.add(name)
+        return slugify(name)
+
+    paths = [Path("raw"), *(p for p in sorted(FIXTURES.iterdir()) if p.is_dir())]
+    with monkeypatch.context() as patch:
+        patch.setattr(ids, "slugify", noted)  # what ``make_id`` calls
+        wahanorm.convert(paths)
+    assert len(names) > 200
+    assert_slug_fast_way(names)
+    for name in ["wahapedia-10ed-2026-02-14", "wahapedia-11ed-2026-09-13-sample"]:
+        assert_slug_fast_way(values(FIXTURES / name))
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_slug_fast_way_on_every_value(name: str) -> None:
+    found = values(CORPUS / name)
+    assert len(found) > 500
+    assert_slug_fast_way(found)

@@ -159,6 +159,7 @@ def build_datasheet(draft: DatasheetDraft, report: Report) -> Datasheet:
         detachment_rules=sorted(set(draft.detachment_rules)),
         enhancements=sorted(set(draft.enhancements)),
         is_support=draft.is_support,
+        variants=[],  # given: pydantic deep-copies a list default for each model
     )
 
 
@@ -177,7 +178,9 @@ def _options(options: list[str]) -> list[str]:
 
 
 def _keyword_set(keywords: list[str]) -> set[str]:
-    return {k.strip().upper() for k in keywords if k.strip()}
+    found = {k.strip().upper() for k in keywords}
+    found.discard("")  # a blank keyword (no upper-case form of a character is empty)
+    return found
 
 
 def _scope_keywords(

@@ -48,6 +48,22 @@ def slugify(name: str) -> str:
     written by code point. A slug is never empty and never holds ``/``, ``.`` or ``:``; it is
     at most ``MAX_SLUG`` characters (a longer one is cut and ends in 8 hex digits of its hash),
     and never a name Windows reserves (``con`` → ``con-x``)."""
+    spelled = name if name.isascii() else ascii_spelling(name)
+    slug = _NON_SLUG.sub("-", spelled.lower()).strip("-") or "unnamed"
+    if len(slug) > MAX_SLUG:
+        digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
+        slug = f"{slug[: MAX_SLUG - 9].rstrip('-')}-{digest}"
+    if slug in WINDOWS_RESERVED:
+        slug += "-x"
+    return slug
+
+
+def ascii_spelling(name: str) -> str:
+    """``name`` (NFC) in ASCII, character by character: an ASCII character as it is, another
+    as anyascii spells it, one without a spelling by its code point (a letter or digit) or as
+    a space. (``slugify`` takes an ASCII name as it is: NFC leaves it unchanged and each of its
+    characters is its own spelling; ``tests/test_fast_paths.py`` holds the two equal on every
+    name of the real inputs.)"""
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", name):
         if ch.isascii():
@@ -60,13 +76,7 @@ def slugify(name: str) -> str:
             out.append(f" u{ord(ch):04x} ")
         else:
             out.append(" ")
-    slug = _NON_SLUG.sub("-", "".join(out).lower()).strip("-") or "unnamed"
-    if len(slug) > MAX_SLUG:
-        digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
-        slug = f"{slug[: MAX_SLUG - 9].rstrip('-')}-{digest}"
-    if slug in WINDOWS_RESERVED:
-        slug += "-x"
-    return slug
+    return "".join(out)
 
 
 def make_id(namespace: str, name: str) -> str:

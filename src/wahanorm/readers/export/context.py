@@ -18,6 +18,7 @@ from wahanorm.readers.export.markup import FieldLines, field_lines, field_parts,
 from wahanorm.readers.export.tables import (
     Record,
     Table,
+    first_line,
     header_form,
     parse_table,
     read_text,
@@ -163,7 +164,7 @@ class ExportContext:
                     resaved.append(name)
                     text = undone
             if form == "foreign":
-                first = text.split("\n", 1)[0].rstrip("\r")
+                first = first_line(text)
                 self.report.error(
                     "not-an-export",
                     f"{name}'s header is not a Wahapedia export's (column names each followed "
@@ -242,10 +243,10 @@ class ExportContext:
 
     def text(self, table: str, record: Record, column: str) -> str:
         """The clean text of a field; what had to be repaired is reported at its line."""
-        at = record.positions.get(column)
+        at = record[1].get(column)  # ``positions`` and ``cells`` by index: the hottest call
         if at is None:
             return ""
-        raw = record.cells[at]
+        raw = record[0][at]
         quiet = self._texts.get(raw)
         if quiet is not None:
             return quiet

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import cast
@@ -28,7 +29,7 @@ from wahanorm.blocks.datasheet import (
 )
 from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
-from wahanorm.blocks.parse.points import CostTable
+from wahanorm.blocks.parse.points import CostTable, Tier
 from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
 from wahanorm.blocks.parse.weapon_abilities import (
     AbilityList,
@@ -41,6 +42,7 @@ from wahanorm.contract.models import (
     Ability,
     Damaged,
     Datasheet,
+    Points,
     Profile,
     Stat,
     Weapon,
@@ -75,11 +77,22 @@ class LinkMaps:
     detachment_rules: Links
 
 
+Key = Callable[[list[str]], tuple[str, ...]]
+"""A row's key of the cells it is read from (``tables.cells_key``)."""
+
+
 @dataclass
 class _Linked:
-    """The rows of every linked table, grouped by datasheet id."""
+    """The rows of every linked table, grouped by datasheet id, and what is read of each
+    table the same way for every datasheet: the keys of its rows (``tables.cells_key``, made
+    once per table), the position of each link column."""
 
     rows: dict[str, dict[str, list[Record]]] = field(default_factory=dict)
+    weapon_key: Key = tuple
+    ability_key: Key = tuple
+    keyword_key: Key = tuple
+    link_at: dict[str, int | None] = field(default_factory=dict)
+    """The position of the link column of each of ``_LINK_TABLES`` (None: the table lacks it)."""
 
     def of(self, table: str, datasheet_id: str) -> list[Record]:
         return self.rows.get(table, {}).get(datasheet_id, [])
@@ -151,8 +164,21 @@ def datasheets(ctx: ExportContext, links: LinkMaps) -> tuple[list[Datasheet], di
     return built, own
 
 
+# The tables of a datasheet's links, and the column each link is in.
+_LINK_TABLES = {
+    "Datasheets_stratagems.csv": "stratagem_id",
+    "Datasheets_detachment_abilities.csv": "detachment_ability_id",
+    "Datasheets_enhancements.csv": "enhancement_id",
+}
+
+
 def _group(ctx: ExportContext) -> _Linked:
-    linked = _Linked()
+    linked = _Linked(
+        weapon_key=cells_key(ctx.table("Datasheets_wargear.csv"), _WEAPON_COLUMNS),
+        ability_key=cells_key(ctx.table("Datasheets_abilities.csv"), _ABILITY_COLUMNS),
+        keyword_key=cells_key(ctx.table("Datasheets_keywords.csv"), _KEYWORD_COLUMNS),
+        link_at={t: ctx.table(t).positions.get(column) for t, column in _LINK_TABLES.items()},
+    )
     for table in _LINKED_TABLES:
         groups: dict[str, list[Record]] = defaultdict(list)
         found = ctx.table(table)
@@ -250,7 +276,9 @@ def _datasheet(
 ) -> Datasheet:
     key = record.get("id")
     models = linked.of("Datasheets_models.csv", key)
-    keywords, faction_keywords, scoped = _keywords(ctx, linked.of("Datasheets_keywords.csv", key))
+    keywords, faction_keywords, scoped = _keywords(
+        ctx, linked.of("Datasheets_keywords.csv", key), linked.keyword_key
+    )
     draft = DatasheetDraft(
         id=ids[key],
         name=name,
@@ -259,8 +287,8 @@ def _datasheet(
         faction=faction,
         base_size=_base_size(ctx, models),
         profiles=[_profile(ctx, row) for row in models],
-        weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key)),
-        abilities=_abilities(ctx, linked.of("Datasheets_abilities.csv", key)),
+        weapons=_weapons(ctx, linked.of("Datasheets_wargear.csv", key), linked.weapon_key),
+        abilities=_abilities(ctx, linked.of("Datasheets_abilities.csv", key), linked.ability_key),
         transport=ctx.text(SHEETS, record, "transport") or None,
         damaged=_damaged(ctx, record),
         wargear_options=_lines(ctx, "Datasheets_options.csv", linked, key),
@@ -272,26 +300,23 @@ def _datasheet(
         keywords=keywords,
         faction_keywords=faction_keywords,
         scoped_keywords=scoped,
-        stratagems=_ids(
-            ctx, "Datasheets_stratagems.csv", "stratagem_id", linked, key, links.stratagems
-        ),
+        stratagems=_ids(ctx, "Datasheets_stratagems.csv", linked, key, links.stratagems),
         detachment_rules=_ids(
-            ctx,
-            "Datasheets_detachment_abilities.csv",
-            "detachment_ability_id",
-            linked,
-            key,
-            links.detachment_rules,
+            ctx, "Datasheets_detachment_abilities.csv", linked, key, links.detachment_rules
         ),
-        enhancements=_ids(
-            ctx, "Datasheets_enhancements.csv", "enhancement_id", linked, key, links.enhancements
-        ),
+        enhancements=_ids(ctx, "Datasheets_enhancements.csv", linked, key, links.enhancements),
     )
     return build_datasheet(draft, ctx.report)
 
 
 def _stat(ctx: ExportContext, table: str, row: Record, column: str, suffix: str = "") -> Stat:
-    return stat_from_export(ctx.text(table, row, column), suffix)
+    return _export_stat(ctx.text(table, row, column), suffix)
+
+
+@functools.lru_cache(maxsize=4096)
+def _export_stat(text: str, suffix: str) -> Stat:
+    """``stat_from_export`` once per distinct cell (a few hundred in some 20,000 stats)."""
+    return stat_from_export(text, suffix)
 
 
 def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> Stat | None:
@@ -342,6 +367,7 @@ def _profile(ctx: ExportContext, row: Record) -> Profile:
         leadership=_optional_stat(ctx, table, row, "Ld"),
         objective_control=_optional_stat(ctx, table, row, "OC"),
         invulnerable_save=_invulnerable(ctx, row),
+        keywords=[],  # given: pydantic deep-copies a list default for each model
     )
 
 
@@ -366,7 +392,7 @@ def _base_size(ctx: ExportContext, models: list[Record]) -> str | None:
 _WEAPON_COLUMNS = ("name", "type", "dice", "range", "A", "BS_WS", "S", "AP", "D", "description")
 
 
-def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
+def _weapons(ctx: ExportContext, rows: list[Record], key_of: Key) -> list[Weapon]:
     """The weapons of a datasheet's wargear rows. The export prints the same weapon row for
     many datasheets (a bolt pistol some 200 times): a weapon whose reading said nothing is
     kept by its cells and shared (the models are immutable); a row that repeats it would say
@@ -375,7 +401,6 @@ def _weapons(ctx: ExportContext, rows: list[Record]) -> list[Weapon]:
     table = "Datasheets_wargear.csv"
     weapons: list[Weapon] = []
     quiet = ctx.quiet_weapons
-    key_of = cells_key(ctx.table(table), _WEAPON_COLUMNS)
     for row in rows:
         key = key_of(row.cells)
         known = quiet.get(key)
@@ -470,12 +495,11 @@ def _cached_abilities(text: str) -> AbilityList:
 _ABILITY_COLUMNS = ("type", "name", "ability_id", "description", "parameter")
 
 
-def _abilities(ctx: ExportContext, rows: list[Record]) -> AbilityGroups:
+def _abilities(ctx: ExportContext, rows: list[Record], key_of: Key) -> AbilityGroups:
     """The abilities of a datasheet's ability rows; like a weapon (``_weapons``), an ability
     whose reading said nothing is kept by its cells and shared by the rows that repeat them."""
     groups = AbilityGroups()
     quiet = ctx.quiet_abilities
-    key_of = cells_key(ctx.table("Datasheets_abilities.csv"), _ABILITY_COLUMNS)
     for row in rows:
         key = key_of(row.cells)
         known = quiet.get(key)
@@ -579,13 +603,13 @@ def _costs(ctx: ExportContext, rows: list[Record]) -> list[CostLine]:
     under it add-ons."""
     table = "Datasheets_models_cost.csv"
     points: list[CostLine] = []
-    reader = CostTable()
+    state: _CostState = (None, False, None)
     for row in sorted(rows, key=_line_number):
         text = ctx.text(table, row, "description")
         cost = row.get("cost").strip()
-        if not cost and (reader.heading(text) or reader.labels(text)):
+        state, heading, line = _cost_row(state, text, cost)
+        if heading:
             continue
-        line = reader.line(text, cost)
         if line is None:
             ctx.report.warning(
                 "bad-cost",
@@ -596,6 +620,22 @@ def _costs(ctx: ExportContext, rows: list[Record]) -> list[CostLine]:
             continue
         points.append(CostLine(line, At(row.line_start, ctx.path(table))))
     return _repeats_out(ctx, points)
+
+
+_CostState = tuple[Tier | None, bool, str | None]
+"""A ``CostTable`` between two rows: its tier, whether its rows are add-ons, its label."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _cost_row(state: _CostState, text: str, cost: str) -> tuple[_CostState, bool, Points | None]:
+    """One row of a cost table read by a ``CostTable`` in ``state``: the state after it,
+    whether it is a heading or label row (no cost line), and its cost line (None for a cost
+    that is no number). A function of its arguments alone, so each distinct row is read once (the export
+    prints some 2,100 cost rows, 400 distinct); ``Points`` are immutable, safe to share."""
+    reader = CostTable(*state)
+    if not cost and (reader.heading(text) or reader.labels(text)):
+        return (reader.tier, reader.add_ons, reader.label), True, None
+    return state, False, reader.line(text, cost)
 
 
 def _repeats_out(ctx: ExportContext, points: list[CostLine]) -> list[CostLine]:
@@ -626,7 +666,7 @@ def _repeats_out(ctx: ExportContext, points: list[CostLine]) -> list[CostLine]:
 
 
 def _keywords(
-    ctx: ExportContext, rows: list[Record]
+    ctx: ExportContext, rows: list[Record], key_of: Key
 ) -> tuple[list[str], list[str], list[ScopedKeywords]]:
     """Keywords, faction keywords apart, and the keywords whose ``model`` column names one
     model (``ASPIRING SORCERER ONLY``; ``ALL MODELS`` and an empty cell are the whole unit's),
@@ -636,7 +676,6 @@ def _keywords(
     faction: list[str] = []
     scoped: list[ScopedKeywords] = []
     quiet = ctx.quiet_keywords
-    key_of = cells_key(ctx.table(table), _KEYWORD_COLUMNS)
     for row in rows:
         key = key_of(row.cells)
         read = quiet.get(key)
@@ -681,19 +720,20 @@ def _model_scope(cell: str) -> str:
     return "" if scope in ("", "ALL MODELS") else scope
 
 
-def _ids(
-    ctx: ExportContext, table: str, column: str, linked: _Linked, key: str, known: Links
-) -> list[str]:
+def _ids(ctx: ExportContext, table: str, linked: _Linked, key: str, known: Links) -> list[str]:
+    """The ids a datasheet's rows of a link table name, once each (``build_datasheet`` sorts
+    them); each row whose link the export does not hold is said, in order."""
     rows = linked.of(table, key)
     if not rows:
         return []
-    at = ctx.table(table).positions.get(column)
+    at = linked.link_at[table]
     if at is None:
         found = {known.get("")}
     else:  # a map over the cells: the stratagem links alone are some 85,000 rows
         found = set(map(known.get, map(itemgetter(at), map(itemgetter(0), rows))))
-    if None in found:  # a link the export does not hold: each such row said, in order
+    if None in found:
         found.discard(None)
+        column = _LINK_TABLES[table]
         for row in rows:
             target = row.get(column)
             if target not in known:
@@ -703,7 +743,7 @@ def _ids(
                     line=row.line_start,
                     path=ctx.path(table),
                 )
-    return sorted(cast(set[str], found))  # None is out
+    return list(cast("set[str]", found))  # None is out
 
 
 def _report_dropped_columns(ctx: ExportContext) -> None:

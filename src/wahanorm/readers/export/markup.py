@@ -44,7 +44,6 @@ from wahanorm.blocks.html_text import (
 
 _WIDE_SPACE = re.compile(r"[ \t\u2000-\u200a\u3000\u00a0]+")
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
-_NOT_ONE_PLAIN_LINE = re.compile(r"[<&\n]")
 # A keyword printed in capitals with a letter or two in lower case ("IMpERIUM", "MAllEUS"):
 # the source's small-caps font leaking into the text.
 _BROKEN_CAPS = re.compile(r"\b(?=[A-Z]{2})(?=\w*[a-z])[A-Za-z]{4,}\b")
@@ -81,10 +80,13 @@ def field_text(raw: str) -> tuple[str, tuple[str, ...]]:
     """A field's text (nested lists two spaces further in per level), and notes on what was
     repaired on the way (``escaped-markup``, ``broken-caps:WORD``) so the caller can report
     them with the field's position."""
-    if not _NOT_ONE_PLAIN_LINE.search(raw):
+    if "<" not in raw and "&" not in raw and "\n" not in raw:
         # One line without markup (most fields): ``plain_lines``' clean spelling, and no
-        # TextLine made; a list item or a broken capital takes the whole way below.
-        text = normalize_text(_WIDE_SPACE.sub(" ", raw))
+        # TextLine made; a list item or a broken capital takes the whole way below. (Three
+        # searches for a character are quicker than one regex for all three. In ASCII text
+        # the wide spaces are runs of spaces and tabs, which ``normalize_text`` makes one
+        # space as well.)
+        text = normalize_text(raw if raw.isascii() else _WIDE_SPACE.sub(" ", raw))
         if not text.startswith("- ") and not _broken_caps(text):
             return text, ()
     read = field_lines(raw)

@@ -8,6 +8,7 @@ second opinion: the run reports how often the two agree and every row where they
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -116,10 +117,12 @@ def _report_ability_columns(ctx: ExportContext, found: list[Rule]) -> None:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def source_of(type_text: str, detachment: str | None) -> tuple[str, str | None]:
     """(source, category) of a stratagem from its ``type`` column and detachment:
     ``Core – Battle Tactic Stratagem`` → (``Core``, ``Battle Tactic``); a detachment's stratagem
-    takes the detachment's full name as its source."""
+    takes the detachment's full name as its source. (Cached: an export's 1,400 stratagems hold
+    some 600 distinct pairs.)"""
     named, category = split_source(type_text) if type_text else ("", None)
     named = _TRAILING_STRATAGEM.sub("", named)
     if category is not None and category.lower() == "stratagem":
@@ -148,7 +151,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
             path=ctx.path(TABLE),
         )
     fields = description_fields(ctx, record, name)
-    timing = derive_timing(fields["when"])
+    timing = _timing(fields["when"])
     _compare_timing(ctx, record, name, fields["when"], timing, tally)
     return Stratagem(
         id=make_id(source, name),
@@ -159,8 +162,16 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         category=category,
         flavour=ctx.optional(TABLE, record, "legend"),
         timing=timing,
+        variants=[],  # given: pydantic deep-copies a list default for each model
         **fields,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _timing(when: str | None) -> Timing | None:
+    """``derive_timing`` once per distinct WHEN (a function of the text alone; the export
+    repeats a WHEN on many stratagems, and a ``Timing`` is immutable, safe to share)."""
+    return derive_timing(when)
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:

@@ -137,13 +137,20 @@ def header_form(text: str, expected: tuple[str, ...]) -> HeaderForm:
     """What a table's header line is: Wahapedia's own (``id|name|link|``: column names, each
     followed by a pipe, at least one of them one wahanorm knows), the same re-saved by a
     spreadsheet (``"id|name|link|"``, see ``undo_resave``), or anything else (``foreign``)."""
-    first = text.split("\n", 1)[0].rstrip("\r")
+    first = first_line(text)
     if _is_export_header(first, expected):
         return "export"
     undone = _undo_line(first)
     if undone is not None and undone != first and _is_export_header(undone, expected):
         return "resaved"
     return "foreign"
+
+
+def first_line(text: str) -> str:
+    """The first line of a table's text, without its line end (the rest is not copied, as a
+    split would: a table is megabytes)."""
+    end = text.find("\n")
+    return (text if end < 0 else text[:end]).rstrip("\r")
 
 
 def _is_export_header(line: str, expected: tuple[str, ...]) -> bool:
