@@ -103,6 +103,8 @@ class Node:
         """The children listed in ``container``, in order."""
         groups = self._by_container
         if groups is None:
+            if not self.children:
+                return []
             groups = self._by_container = {}
             for child in self.children:
                 key = child.container
