@@ -19,7 +19,6 @@ which orjson hands the objects over. Both are exact for any layout, pretty-print
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -190,11 +189,6 @@ class FileError(Exception):
         self.column = column
 
 
-def newline_offsets(data: bytes) -> list[int]:
-    """The offset of every ``\\n`` in ``data``."""
-    return [match.start() for match in re.finditer(rb"\n", data)]
-
-
 # ---------------------------------------------------------------------------------------- XML
 
 
@@ -320,23 +314,24 @@ def load_json(data: bytes, path: str) -> Document:
     ((tag, body),) = parsed.items()
     if tag not in ("catalogue", "gameSystem") or not isinstance(body, dict):
         raise FileError(f"not a BSData file: the top level holds {tag!r}", 1, 1)
-    newlines = newline_offsets(data)
-    spans = iter(_object_spans(data, newlines))
+    spans = iter(_object_spans(data))
     next(spans)  # the outer object, around the catalogue's own
-    parents: dict[int, Node] = {}
-    root = _json_node(tag, body, "", parents, spans, path)
-    return Document(path, "json", root, parents)
+    root = _json_node(tag, body, "", spans, path)
+    return Document(path, "json", root)
 
 
-def _object_spans(data: bytes, newlines: list[int]) -> list[tuple[int, int]]:
+def _object_spans(data: bytes) -> list[tuple[int, int]]:
     """(first line, last line) of every JSON object of ``data``, in the order they open."""
     blanked = _JSON_STRING.sub(b'""', data)  # same lines: strings hold no raw line break
-    lines = newline_offsets(blanked) if len(blanked) != len(data) else newlines
     spans: list[tuple[int, int]] = []
     stack: list[int] = []
+    line, counted = 1, 0  # the line at offset ``counted``
+    count = blanked.count
     for match in _BRACE.finditer(blanked):
-        line = bisect.bisect_left(lines, match.start()) + 1
-        if match.group() == b"{":
+        at = match.start()
+        line += count(b"\n", counted, at)
+        counted = at
+        if blanked[at] == 0x7B:  # {
             stack.append(len(spans))
             spans.append((line, line))
         elif stack:
@@ -364,40 +359,32 @@ def _scalar(value: object) -> str:
     return str(value)
 
 
-def _json_node(
-    tag: str,
-    body: dict[str, Any],
-    container: str,
-    parents: dict[int, Node],
-    spans: Any,
-    path: str,
-) -> Node:
+def _json_node(tag: str, body: dict[str, Any], container: str, spans: Any, path: str) -> Node:
     line, end = next(spans, (0, 0))
     attrs: dict[str, str] = {}
     node = Node(tag, attrs, container, "", [], line, end, path)
     children = node.children
     for key, value in body.items():
-        if isinstance(value, list):
+        if isinstance(value, str):
+            if key == "$text":
+                node.text = value
+            elif key in TEXT_ELEMENTS:
+                children.append(Node(key, {}, "", value, [], line, line, path))
+            else:
+                attrs[key] = value
+        elif isinstance(value, list):
             element = _singular(key)
             for item in value:
                 if isinstance(item, dict):
-                    child = _json_node(element, item, key, parents, spans, path)
+                    children.append(_json_node(element, item, key, spans, path))
                 elif isinstance(item, str):  # a repeated text element (a rule's aliases)
-                    child = Node(key, {}, "", item, [], line, line, path)
-                else:
-                    continue
-                children.append(child)
-                parents[id(child)] = node
+                    children.append(Node(key, {}, "", item, [], line, line, path))
         elif isinstance(value, dict):
-            child = _json_node(key, value, "", parents, spans, path)
-            children.append(child)
-            parents[id(child)] = node
+            children.append(_json_node(key, value, "", spans, path))
         elif key == "$text":
             node.text = _scalar(value)
         elif key in TEXT_ELEMENTS:
-            child = Node(key, {}, "", _scalar(value), [], line, line, path)
-            children.append(child)
-            parents[id(child)] = node
+            children.append(Node(key, {}, "", _scalar(value), [], line, line, path))
         elif value is not None:
             attrs[key] = _scalar(value)
     return node
