@@ -438,3 +438,47 @@ def test_a_faction_keyword_is_named_after_its_catalogue(tmp_path: Path) -> None:
     assert "'Waaagh Tribes' is named 'Orks'" in said.message
     # the shared fixture's keyword and catalogue agree: nothing to say
     assert not any(d.code == "faction-name" for d in read(TENTH).report.diagnostics)
+
+
+def test_xml_tree_keeps_the_text_it_reads_and_every_element_line() -> None:
+    # the shapes of the catalogues (Orks.cat: a profile's characteristics, a rule's
+    # description, self-closing elements), with a prefix and a comment in the way
+    xml = (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n'
+        b'<bs:catalogue xmlns:bs="http://www.battlescribe.net/schema/catalogueSchema"'
+        b' id="c1" name="Orks">\n'
+        b"  <bs:sharedProfiles>\n"
+        b'    <bs:profile id="p1" name="Boy" typeName="Unit">\n'
+        b"      <bs:characteristics>\n"
+        b'        <bs:characteristic name="M" typeId="m">6&quot;</bs:characteristic>\n'
+        b'        <bs:characteristic name="T" typeId="t"/>\n'
+        b"      </bs:characteristics>\n"
+        b"    </bs:profile>\n"
+        b"  </bs:sharedProfiles>\n"
+        b"  <bs:sharedRules>\n"
+        b'    <bs:rule id="r1" name="Waaagh!" hidden="false">\n'
+        b"      <!-- said once -->\n"
+        b"      <bs:description>Once per battle,\n&amp; the &lt;charge&gt;.</bs:description>\n"
+        b"    </bs:rule>\n"
+        b"  </bs:sharedRules>\n"
+        b"</bs:catalogue>\n"
+    )
+    document = load_xml(xml, "Orks.cat")
+    root = document.root
+    assert (root.tag, root.attrs, root.line, root.end) == (
+        "catalogue",
+        {"id": "c1", "name": "Orks"},
+        2,
+        18,
+    )
+    (profile,) = root.items("sharedProfiles")
+    assert (profile.name, profile.line, profile.end, profile.text) == ("Boy", 4, 9, "")
+    move, toughness = profile.items("characteristics")
+    assert (move.name, move.text, move.line, move.end) == ("M", '6"', 6, 6)
+    assert (toughness.name, toughness.text, toughness.line, toughness.end) == ("T", "", 7, 7)
+    (rule,) = root.items("sharedRules")
+    assert (rule.line, rule.end) == (12, 16)
+    assert rule.child_text("description") == "Once per battle,\n& the <charge>."
+    (description,) = rule.children
+    assert (description.tag, description.container, description.line) == ("description", "", 14)
+    assert document.parents[id(move)] is profile and document.parents[id(profile)] is root

@@ -20,6 +20,7 @@ are fields of their own (DAMAGED, transport capacity, orders, the units a leader
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -30,8 +31,8 @@ from wahanorm.readers.bsdata.dataset import DataSet, modifiers
 from wahanorm.readers.bsdata.profiles import (
     UNIT_TYPE,
     WEAPON_TYPES,
-    characteristics,
     is_invulnerable,
+    profile_key,
 )
 from wahanorm.readers.bsdata.text import clean_name, clean_text
 from wahanorm.readers.bsdata.walk import Part
@@ -44,6 +45,9 @@ _DAMAGED = re.compile(r"^damaged\b\W*(?P<wounds>\d+\s*[-–]\s*\d+)", re.IGNOREC
 _LIST_ITEM = re.compile(r"^-\s*(?P<item>.+)$")
 _NOTE = re.compile(r"\s*[(\[*].*$")
 _SEPARATORS = re.compile(r"\s*,\s*|\s+and\s+|\s+or\s+")
+
+_named = functools.lru_cache(maxsize=16384)(named_ability)
+"""``named_ability`` once per name and text (models are immutable: sharing them is safe)."""
 
 
 @dataclass
@@ -62,7 +66,7 @@ def part_name(data: DataSet, part: Part) -> str:
     modifiers of the link that always apply (``append`` ``D6`` → ``Deadly Demise D6``)."""
     name = part.link.name if part.link is not None and part.link.name else part.node.name
     for holder in (part.link, part.node):
-        if holder is None:
+        if holder is None or not holder.children:
             continue
         for modifier, guards in modifiers(holder):
             if modifier.get("field") != "name" or not data.always(modifier, guards):
@@ -96,9 +100,7 @@ def _rule_ability(data: DataSet, part: Part) -> tuple[str, Ability | None]:
         return "wargear", None
     name = part_name(data, part)
     if part.link is None:  # a rule written into the unit's own entry
-        return "datasheet", named_ability(
-            name, clean_text(part.node.child_text("description")) or None
-        )
+        return "datasheet", _named(name, clean_text(part.node.child_text("description")) or None)
     if data.document(part.node).kind != "gameSystem":
         return "faction", Ability(name=name)
     if any(child.tag == "alias" for child in part.node.children):
@@ -116,7 +118,7 @@ def _profile_ability(
     if kind == UNIT_TYPE or kind in WEAPON_TYPES:
         return
     name = part_name(data, part)
-    text = clean_text("\n".join(value for _, value in characteristics(part.node)))
+    text = clean_text("\n".join(value for _, value in profile_key(data, part.node)[1]))
     group = "wargear" if part.level == "wargear" else "datasheet"
     if kind == TRANSPORT_TYPE:
         groups["datasheet"].append(Ability(name="Transport", text=text or None))
@@ -134,7 +136,7 @@ def _profile_ability(
     elif group == "datasheet" and name.lower() == LEADER:
         found.leads.extend(leader_targets(text))
     else:
-        groups[group].append(named_ability(name, text or None))
+        groups[group].append(_named(name, text or None))
 
 
 def leader_targets(text: str) -> list[str]:

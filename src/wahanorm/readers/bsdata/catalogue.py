@@ -28,8 +28,10 @@ enhancements. No unit, faction or catalogue name is known here; these BSData con
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from wahanorm.contract.ids import slugify
@@ -54,6 +56,11 @@ class Unit:
     entry: Node
     link: Node | None
     offered_by: Document
+
+    @functools.cached_property
+    def factions(self) -> list[str]:
+        """The factions its categories name (``faction_names``), found once."""
+        return faction_names(self.entry, self.link)
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,7 +123,7 @@ def contents(data: DataSet) -> Contents:
     found = Contents()
     _units(data, found)
     for unit in found.units:
-        found.faction_counts.update(faction_names(unit.entry, unit.link))
+        found.faction_counts.update(unit.factions)
     _document_factions(data, found)
     _faction_names(data, found)
     _dispositions(data, found)
@@ -133,7 +140,7 @@ def unit_faction(found: Contents, unit: Unit) -> str | None:
 
 
 def _unit_keyword(found: Contents, unit: Unit) -> str | None:
-    names = faction_names(unit.entry, unit.link)
+    names = unit.factions
     if names:
         return max(names, key=lambda name: (found.faction_counts[name], -names.index(name)))
     return found.document_factions.get(unit.offered_by.path)
@@ -214,7 +221,7 @@ def _units(data: DataSet, found: Contents) -> None:
 def _document_factions(data: DataSet, found: Contents) -> None:
     per_document: dict[str, Counter[str]] = {}
     for unit in found.units:
-        names = faction_names(unit.entry, unit.link)
+        names = unit.factions
         if not names:
             continue
         best = max(names, key=lambda name: found.faction_counts[name])
@@ -243,13 +250,15 @@ def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
     found: list[tuple[Node, Document]] = []
     for document in data.documents:
         for child in document.root.children:
+            if child.container not in ("entryLinks", "selectionEntries", "sharedSelectionEntries"):
+                continue
             entry = data.target(child) if child.container == "entryLinks" else child
             if entry is None or entry.tag != "selectionEntry":
                 continue
-            if child.container not in ("entryLinks", "selectionEntries", "sharedSelectionEntries"):
-                continue
-            if any(c.name.strip().lower() == CONFIGURATION for c in entry.items("categoryLinks")):
-                found.append((entry, document))
+            for category in entry.items("categoryLinks"):
+                if category.attrs.get("name", "").strip().lower() == CONFIGURATION:
+                    found.append((entry, document))
+                    break
     return found
 
 
@@ -345,26 +354,38 @@ def _enhancement_group(
     document: Document,
 ) -> None:
     hit = False
-    for entry in group.walk():
-        if entry.container != "selectionEntries" or entry.get("type") != "upgrade":
+    for entry, above in _below(group, [document.root]):
+        if entry.container != "selectionEntries" or entry.attrs.get("type") != "upgrade":
             continue
-        if id(entry) in found.skip or any(id(a) in found.skip for a in data.ancestors(entry)):
+        if id(entry) in found.skip or any(id(a) in found.skip for a in above):
             continue  # a detachment, or inside an enhancement already read
-        if _names_any(data, entry, found.hidden_detachments):
+        if _names_any(entry, above, found.hidden_detachments):
             found.skip.add(id(entry))  # an enhancement of a detachment no roster offers
             hit = True
             continue
-        detachment = _named_detachment(data, entry, by_id)
+        detachment = _named_detachment(entry, above, by_id)
         priced = cost_value(entry, names, ENHANCEMENT_COST) > 0
         if not priced and (detachment is None or not _has_ability(entry)):
             continue
         if detachment is None:
-            detachment = _detachment_by_group_name(data, entry, by_name)
+            detachment = _detachment_by_group_name(above, by_name)
         found.enhancements.append(EnhancementEntry(entry, detachment, document))
         found.skip.add(id(entry))
         hit = True
     if hit or ENHANCEMENT_WORD in group.name.lower():
         found.skip.add(id(group))
+
+
+def _below(group: Node, above: list[Node]) -> Iterator[tuple[Node, list[Node]]]:
+    """``group`` and every node below it, in document order, each with the nodes above it,
+    nearest first, up to its file's root (``above``: those above ``group``)."""
+    stack = [(group, above)]
+    while stack:
+        node, up = stack.pop()
+        yield node, up
+        if node.children:
+            inner = [node, *up]
+            stack.extend((child, inner) for child in reversed(node.children))
 
 
 def _has_ability(entry: Node) -> bool:
@@ -373,10 +394,10 @@ def _has_ability(entry: Node) -> bool:
 
 
 def _named_detachment(
-    data: DataSet, entry: Node, by_id: dict[str, DetachmentEntry]
+    entry: Node, above: list[Node], by_id: dict[str, DetachmentEntry]
 ) -> DetachmentEntry | None:
-    """The detachment a condition of ``entry`` or of a group around it names."""
-    for holder in [entry, *data.ancestors(entry)]:
+    """The detachment a condition of ``entry`` or of a group around it (``above``) names."""
+    for holder in [entry, *above]:
         for modifier in holder.items("modifiers"):
             for condition in own_conditions(modifier):
                 detachment = by_id.get(condition.get("childId"))
@@ -385,20 +406,21 @@ def _named_detachment(
     return None
 
 
-def _names_any(data: DataSet, entry: Node, ids: set[str]) -> bool:
-    """True when a condition of ``entry`` or of a group around it names one of ``ids``."""
+def _names_any(entry: Node, above: list[Node], ids: set[str]) -> bool:
+    """True when a condition of ``entry`` or of a group around it (``above``) names one of
+    ``ids``."""
     return bool(ids) and any(
         condition.get("childId") in ids
-        for holder in [entry, *data.ancestors(entry)]
+        for holder in [entry, *above]
         for modifier in holder.items("modifiers")
         for condition in own_conditions(modifier)
     )
 
 
 def _detachment_by_group_name(
-    data: DataSet, entry: Node, by_name: dict[str, DetachmentEntry]
+    above: list[Node], by_name: dict[str, DetachmentEntry]
 ) -> DetachmentEntry | None:
-    for group in data.ancestors(entry):
+    for group in above:
         if group.tag != "selectionEntryGroup":
             continue
         name = clean_name(group.name).casefold()

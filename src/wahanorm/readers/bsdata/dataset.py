@@ -43,6 +43,9 @@ SHARED_CONTAINERS = frozenset(
 )
 """Root containers whose elements links may target."""
 
+ProfileKey = tuple[str, tuple[tuple[str, str], ...]]
+"""A profile's name and characteristics (name, value), in order: what makes two the same."""
+
 Truth = bool | None
 """True, False, or None for a condition the reader cannot decide (it depends on selections)."""
 
@@ -68,8 +71,11 @@ class DataSet:
     of units and read once."""
     profiles: dict[int, Profile] = field(default_factory=dict)
     """Each model profile read, by ``id()`` of its node."""
-    profile_keys: dict[int, tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=dict)
+    profile_keys: dict[int, ProfileKey] = field(default_factory=dict)
     """Name and characteristics of each profile compared, by ``id()`` of its node."""
+    by_content: dict[tuple[str, ProfileKey], Profile | Weapon] = field(default_factory=dict)
+    """Each model profile or weapon read, by its kind and ``ProfileKey``: the same weapon
+    defined in several catalogues is read once."""
     _hidden: dict[int, bool] = field(default_factory=dict)
     """``hidden`` of each node asked about, in the default roster."""
     _reach: dict[str, list[Document]] = field(default_factory=dict)
@@ -172,12 +178,12 @@ class DataSet:
     def target(self, link: Node) -> Node | None:
         """The element ``link`` (an entryLink, infoLink, categoryLink) targets; None, with a
         ``dangling-link`` warning once per file and target, when no file holds it."""
-        target_id = link.get("targetId")
+        target_id = link.attrs.get("targetId", "")
         candidates = self.by_id.get(target_id)
+        if candidates and len(candidates) == 1:
+            return candidates[0]
         document = self.document(link)
         if candidates:
-            if len(candidates) == 1:
-                return candidates[0]
             owners = {id(self.document(node).root): node for node in candidates}
             for place in self.reach(document):
                 if id(place.root) in owners:
@@ -222,6 +228,8 @@ class DataSet:
 
     def hidden(self, node: Node) -> bool:
         """True when ``node`` is not in the default army roster (see the module's doc)."""
+        if not node.children:  # no modifier: its own attribute says
+            return node.attrs.get("hidden") == "true"
         if self._present is self.default_forces:
             key = id(node)
             known = self._hidden.get(key)

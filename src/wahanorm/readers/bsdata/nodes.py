@@ -19,7 +19,6 @@ which orjson hands the objects over. Both are exact for any layout, pretty-print
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,6 +28,9 @@ import orjson
 
 TEXT_ELEMENTS = frozenset({"description", "comment", "alias", "readme"})
 """Elements whose content is text, not a container of elements."""
+
+TEXTS = TEXT_ELEMENTS | {"characteristic"}
+"""Elements whose text is read (a characteristic's value is its text)."""
 
 Form = Literal["xml", "json"]
 
@@ -100,6 +102,8 @@ class Node:
         """The children listed in ``container``, in order."""
         groups = self._by_container
         if groups is None:
+            if not self.children:
+                return []
             groups = self._by_container = {}
             for child in self.children:
                 key = child.container
@@ -185,11 +189,6 @@ class FileError(Exception):
         self.column = column
 
 
-def newline_offsets(data: bytes) -> list[int]:
-    """The offset of every ``\\n`` in ``data``."""
-    return [match.start() for match in re.finditer(rb"\n", data)]
-
-
 # ---------------------------------------------------------------------------------------- XML
 
 
@@ -219,68 +218,76 @@ def load_xml(data: bytes, path: str) -> Document:
 def _build_on(parser: Any, path: str) -> list[Node]:
     """Handlers on ``parser`` that build the nodes from its events, and where they put the root
     (the way up is made later, when asked: ``Document.parents``). A container element
-    (``<profiles>``) becomes the ``container`` of the elements it holds; a text element (``<description>``, or an element of text alone) a child
-    holding its text; an element's own text is what comes before its first child (a
-    characteristic's value). Closures, not methods: expat calls them for every element, and
-    its text goes straight into a list's ``append`` (no Python call per piece of text)."""
+    (``<profiles>``) becomes the ``container`` of the elements it holds; a text element
+    (``<description>``) a child holding its text. Only the elements of text in BSData's model
+    have their text read (``TEXT_ELEMENTS`` and ``characteristic``, a characteristic's value):
+    their text is what comes before their first child (if any), and the text of any other
+    element is no data (the whitespace between tags). Text is gathered only while such an
+    element is open (expat hands it straight to a list's ``append``: no Python call per piece
+    of text), and no node is made for a container element. Closures, not methods: expat calls
+    them for every element."""
     root: list[Node] = []
-    # per open node or text element: the node and the owner around it; until the node ends,
-    # its ``text`` holds the text before its latest child began (its own, if it has children)
-    frames: list[tuple[Node, Node | None]] = []
-    owner: Node | None = None
+    nodes: list[Node] = []  # the open nodes (elements of containers, text elements, the root)
+    aboves: list[Node | None] = []  # the owner around each
+    owner: Node | None = None  # the innermost open node that is no text element
     container = ""  # the open container element (no element opens directly inside another)
-    opened: tuple[str, dict[str, str], int] = ("", {}, 0)  # that container's tag, attrs, line
-    text: list[str] | None = None  # the innermost element's text, until a child begins
+    text: list[str] | None = None  # an open element of text's text, until a child begins
     text_elements = TEXT_ELEMENTS
+    with_text = TEXTS
+    new = Node
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        nonlocal owner, container, text, opened
-        if text is not None and frames:  # an element's own text ends at its first child
-            frames[-1][0].text = "".join(text)
-        text = []
-        parser.CharacterDataHandler = text.append  # off again at the end: no text between
+        nonlocal owner, container, text
+        if text is not None:  # an element of text's own text ends at its first child
+            nodes[-1].text = "".join(text)
+            text = None
+            parser.CharacterDataHandler = None
         if ":" in tag:
             tag = tag.rpartition(":")[2]
         if container:  # an element of a container
-            node = Node(tag, attrs, container, "", [], parser.CurrentLineNumber, 0, path)
+            node = new(tag, attrs, container, "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)  # type: ignore[union-attr]
-            frames.append((node, owner))
+            nodes.append(node)
+            aboves.append(owner)
             owner, container = node, ""
         elif owner is None:
             attrs = {k: v for k, v in attrs.items() if not k.startswith("xmlns")}
-            node = Node(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
+            node = new(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             root.append(node)
-            frames.append((node, None))
+            nodes.append(node)
+            aboves.append(None)
             owner = node
+            return
         elif tag in text_elements:
-            node = Node(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
+            node = new(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)
-            frames.append((node, owner))
-        else:  # a container, or an element of text alone (told at its end: its node then)
-            container, opened = tag, (tag, attrs, parser.CurrentLineNumber)
+            nodes.append(node)
+            aboves.append(owner)
+        else:  # a container
+            container = tag
+            return
+        if tag in with_text:
+            text = []
+            parser.CharacterDataHandler = text.append
 
     def end(_tag: str) -> None:
         nonlocal owner, container, text
-        own = None if text is None else "".join(text)  # None: a child began
-        text = None  # text after an element is no element's own
-        parser.CharacterDataHandler = None
         if container:  # the container ends (its elements, being nodes, ended before)
             container = ""
-            if own and own.strip() and owner is not None:  # no child: an element of text alone
-                tag, attrs, line = opened
-                alone = Node(tag, attrs, "", own, [], line, parser.CurrentLineNumber, path)
-                owner.children.append(alone)
             return
-        node, above = frames.pop()
+        node = nodes.pop()
+        above = aboves.pop()
         node.end = parser.CurrentLineNumber
-        if own is None:
-            before = node.text
-            own = before if before.strip() else ""
-        if node.container == "" and node.tag in text_elements:
-            node.text = own
-            return
-        node.text = own if not node.children or node.tag == "characteristic" else ""
-        owner, container = above, node.container
+        if text is not None:  # no child began
+            node.text = "".join(text)
+            text = None
+            parser.CharacterDataHandler = None
+        elif node.text and not node.text.strip():  # only blanks before its first child
+            node.text = ""
+        if node.container:
+            owner, container = above, node.container
+        elif node.tag not in text_elements:
+            owner = above
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -307,23 +314,24 @@ def load_json(data: bytes, path: str) -> Document:
     ((tag, body),) = parsed.items()
     if tag not in ("catalogue", "gameSystem") or not isinstance(body, dict):
         raise FileError(f"not a BSData file: the top level holds {tag!r}", 1, 1)
-    newlines = newline_offsets(data)
-    spans = iter(_object_spans(data, newlines))
+    spans = iter(_object_spans(data))
     next(spans)  # the outer object, around the catalogue's own
-    parents: dict[int, Node] = {}
-    root = _json_node(tag, body, "", parents, spans, path)
-    return Document(path, "json", root, parents)
+    root = _json_node(tag, body, "", spans, path)
+    return Document(path, "json", root)
 
 
-def _object_spans(data: bytes, newlines: list[int]) -> list[tuple[int, int]]:
+def _object_spans(data: bytes) -> list[tuple[int, int]]:
     """(first line, last line) of every JSON object of ``data``, in the order they open."""
     blanked = _JSON_STRING.sub(b'""', data)  # same lines: strings hold no raw line break
-    lines = newline_offsets(blanked) if len(blanked) != len(data) else newlines
     spans: list[tuple[int, int]] = []
     stack: list[int] = []
+    line, counted = 1, 0  # the line at offset ``counted``
+    count = blanked.count
     for match in _BRACE.finditer(blanked):
-        line = bisect.bisect_left(lines, match.start()) + 1
-        if match.group() == b"{":
+        at = match.start()
+        line += count(b"\n", counted, at)
+        counted = at
+        if blanked[at] == 0x7B:  # {
             stack.append(len(spans))
             spans.append((line, line))
         elif stack:
@@ -351,40 +359,32 @@ def _scalar(value: object) -> str:
     return str(value)
 
 
-def _json_node(
-    tag: str,
-    body: dict[str, Any],
-    container: str,
-    parents: dict[int, Node],
-    spans: Any,
-    path: str,
-) -> Node:
+def _json_node(tag: str, body: dict[str, Any], container: str, spans: Any, path: str) -> Node:
     line, end = next(spans, (0, 0))
     attrs: dict[str, str] = {}
     node = Node(tag, attrs, container, "", [], line, end, path)
     children = node.children
     for key, value in body.items():
-        if isinstance(value, list):
+        if isinstance(value, str):
+            if key == "$text":
+                node.text = value
+            elif key in TEXT_ELEMENTS:
+                children.append(Node(key, {}, "", value, [], line, line, path))
+            else:
+                attrs[key] = value
+        elif isinstance(value, list):
             element = _singular(key)
             for item in value:
                 if isinstance(item, dict):
-                    child = _json_node(element, item, key, parents, spans, path)
+                    children.append(_json_node(element, item, key, spans, path))
                 elif isinstance(item, str):  # a repeated text element (a rule's aliases)
-                    child = Node(key, {}, "", item, [], line, line, path)
-                else:
-                    continue
-                children.append(child)
-                parents[id(child)] = node
+                    children.append(Node(key, {}, "", item, [], line, line, path))
         elif isinstance(value, dict):
-            child = _json_node(key, value, "", parents, spans, path)
-            children.append(child)
-            parents[id(child)] = node
+            children.append(_json_node(key, value, "", spans, path))
         elif key == "$text":
             node.text = _scalar(value)
         elif key in TEXT_ELEMENTS:
-            child = Node(key, {}, "", _scalar(value), [], line, line, path)
-            children.append(child)
-            parents[id(child)] = node
+            children.append(Node(key, {}, "", _scalar(value), [], line, line, path))
         elif value is not None:
             attrs[key] = _scalar(value)
     return node

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.parse.weapon_abilities import (
@@ -24,7 +26,7 @@ from wahanorm.blocks.parse.weapon_abilities import (
 from wahanorm.contract.models import Profile, Stat, Weapon, WeaponAbility
 from wahanorm.contract.vocabulary import WEAPON_CHARACTERISTICS
 from wahanorm.errors import ParseFailure, Report
-from wahanorm.readers.bsdata.dataset import DataSet
+from wahanorm.readers.bsdata.dataset import DataSet, ProfileKey
 from wahanorm.readers.bsdata.nodes import Node
 from wahanorm.readers.bsdata.text import clean_name, clean_text
 from wahanorm.readers.bsdata.walk import Part
@@ -57,6 +59,8 @@ _SAVE_SENTENCE = re.compile(r"[^.]*\b(\d)\+\s*invulnerable save[^.]*(?:\.|$)", r
 _SCOPE = re.compile(r":\s*(?P<model>[^:()]+)$")
 _PROFILE_MARK = "➤"
 
+Read = TypeVar("Read", Profile, Weapon)
+
 
 def characteristics(profile: Node) -> list[tuple[str, str]]:
     """(name, value) of each characteristic of ``profile``, in order."""
@@ -68,7 +72,7 @@ def is_invulnerable(profile: Node) -> bool:
     return profile.name.strip().lower().startswith(INVULNERABLE)
 
 
-def profile_key(data: DataSet, node: Node) -> tuple[str, tuple[tuple[str, str], ...]]:
+def profile_key(data: DataSet, node: Node) -> ProfileKey:
     """What makes two profiles the same: name and characteristics (memoised per node)."""
     key = data.profile_keys.get(id(node))
     if key is None:
@@ -89,9 +93,26 @@ def model_profiles(data: DataSet, parts: list[Part]) -> list[tuple[Profile, Part
         seen.add(key)
         profile = data.profiles.get(id(part.node))
         if profile is None:
-            profile = data.profiles[id(part.node)] = _profile(data, part.node)
+            profile = data.profiles[id(part.node)] = _read_once(
+                data, (UNIT_TYPE, key), functools.partial(_profile, data, part.node)
+            )
         found.append((profile, part))
     return found
+
+
+def _read_once(data: DataSet, key: tuple[str, ProfileKey], read: Callable[[], Read]) -> Read:
+    """What ``read`` makes of a profile, once per distinct kind, name and characteristics
+    (the same weapon is defined again in many catalogues): a profile whose reading said
+    something (a diagnostic, with its line) is read again wherever it is met."""
+    known = data.by_content.get(key)
+    if known is not None:
+        return known  # type: ignore[return-value]
+    report = data.report
+    said = len(report.diagnostics), len(report.said_once)
+    made = read()
+    if (len(report.diagnostics), len(report.said_once)) == said:
+        data.by_content[key] = made
+    return made
 
 
 def _profile(data: DataSet, node: Node) -> Profile:
@@ -158,7 +179,9 @@ def weapons(data: DataSet, parts: list[Part]) -> list[Weapon]:
         seen.add(key)
         weapon = data.weapons.get(id(part.node))
         if weapon is None:
-            weapon = data.weapons[id(part.node)] = _weapon(data, part.node, kind)
+            weapon = data.weapons[id(part.node)] = _read_once(
+                data, (kind, key), functools.partial(_weapon, data, part.node, kind)
+            )
         found[kind].append(weapon)
     return found["ranged"] + found["melee"]
 

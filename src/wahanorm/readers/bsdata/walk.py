@@ -52,6 +52,10 @@ def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> Un
     return walker.tree
 
 
+_INFO = frozenset({"profiles", "rules", "infoGroups", "infoLinks"})
+"""The containers of an entry that hold (or link) its profiles and rules."""
+
+
 @dataclass
 class _Walker:
     data: DataSet
@@ -60,56 +64,64 @@ class _Walker:
     seen: set[int] = field(default_factory=set)
 
     def entry(self, entry: Node, level: Level, link: Node | None) -> None:
-        if id(entry) in self.seen or id(entry) in self.skip:
+        key = id(entry)
+        if key in self.seen or key in self.skip:
             return
-        if self.data.hidden(entry) or (link is not None and self.data.hidden(link)):
+        hidden = self.data.hidden
+        if hidden(entry) or (link is not None and hidden(link)):
             return
-        self.seen.add(id(entry))
-        if entry.get("type") == "model" and level != "unit":
+        self.seen.add(key)
+        if entry.attrs.get("type") == "model" and level != "unit":
             self.tree.models.append(entry)
-        for child in (link.children if link is not None else []) + entry.children:
-            self.child(child, level, entry)
+        if link is not None and link.children:
+            self.children(link.children, level, entry)
+        self.children(entry.children, level, entry)
 
     def group(self, group: Node, level: Level, link: Node | None) -> None:
-        if id(group) in self.seen or id(group) in self.skip:
+        key = id(group)
+        if key in self.seen or key in self.skip:
             return
-        if self.data.hidden(group) or (link is not None and self.data.hidden(link)):
+        hidden = self.data.hidden
+        if hidden(group) or (link is not None and hidden(link)):
             return
-        self.seen.add(id(group))
-        for child in (link.children if link is not None else []) + group.children:
-            self.child(child, level, None)
+        self.seen.add(key)
+        if link is not None and link.children:
+            self.children(link.children, level, None)
+        self.children(group.children, level, None)
 
-    def child(self, child: Node, level: Level, owner: Node | None) -> None:
-        """One child of an entry (``owner``) or of a group (``owner`` None: its entries keep
-        the level of the entry around the group)."""
-        container = child.container
-        if container == "selectionEntries":
-            self.entry(child, _level_of(child), None)
-        elif container == "selectionEntryGroups":
-            self.group(child, level, None)
-        elif container == "entryLinks":
-            target = self.data.target(child)
-            if target is None:
-                return
-            if target.tag == "selectionEntryGroup":
-                self.group(target, level, child)
-            elif target.tag == "selectionEntry":
-                self.entry(target, _level_of(target), child)
-        elif owner is not None:
-            self.info(child, level, owner)
+    def children(self, children: list[Node], level: Level, owner: Node | None) -> None:
+        """The children of an entry (``owner``) or of a group (``owner`` None: its entries
+        keep the level of the entry around the group)."""
+        for child in children:
+            container = child.container
+            if container == "selectionEntries":
+                self.entry(child, _level_of(child), None)
+            elif container == "selectionEntryGroups":
+                self.group(child, level, None)
+            elif container == "entryLinks":
+                target = self.data.target(child)
+                if target is None:
+                    continue
+                if target.tag == "selectionEntryGroup":
+                    self.group(target, level, child)
+                elif target.tag == "selectionEntry":
+                    self.entry(target, _level_of(target), child)
+            elif owner is not None and container in _INFO:
+                self.info(child, level, owner)
 
     def info(self, child: Node, level: Level, owner: Node) -> None:
         """A profile, rule, infoLink or infoGroup of ``owner``."""
         container = child.container
-        if container in ("profiles", "rules") and not self.data.hidden(child):
+        hidden = self.data.hidden
+        if container in ("profiles", "rules") and not hidden(child):
             parts = self.tree.profiles if container == "profiles" else self.tree.rules
             parts.append(Part(child, level, owner))
-        elif container == "infoGroups" and not self.data.hidden(child):
+        elif container == "infoGroups" and not hidden(child):
             for item in child.children:
                 self.info(item, level, owner)
-        elif container == "infoLinks" and not self.data.hidden(child):
+        elif container == "infoLinks" and not hidden(child):
             target = self.data.target(child)
-            if target is None or self.data.hidden(target):
+            if target is None or hidden(target):
                 return
             if target.tag == "profile":
                 self.tree.profiles.append(Part(target, level, owner, child))
@@ -122,4 +134,4 @@ class _Walker:
 
 def _level_of(entry: Node) -> Level:
     """A model (or a unit inside a unit) is a model of the unit; anything else is wargear."""
-    return "model" if entry.get("type") in ("model", "unit") else "wargear"
+    return "model" if entry.attrs.get("type") in ("model", "unit") else "wargear"
