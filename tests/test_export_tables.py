@@ -59,6 +59,25 @@ def test_unknown_and_missing_columns_are_diagnostics(tmp_path: Path) -> None:
     }
 
 
+def test_a_column_named_twice_is_said_and_read_from_its_last_copy(tmp_path: Path) -> None:
+    # A short record that does not reach the second copy reads it as empty, as any short
+    # record's missing fields: never the first copy's value under the second copy's name.
+    write(tmp_path, "R.csv", "id|name|name|\n1|First|Second|\n2|Short\n")
+    report = Report()
+    table = read_table(tmp_path, "R.csv", "exp", ("id", "name"), report)
+    assert [r.get("name") for r in table] == ["Second", ""]
+    found = [(d.severity, d.code, d.line, d.message) for d in report.diagnostics]
+    assert found == [
+        (
+            "warning",
+            "repeated-column",
+            1,
+            "R.csv: column 'name' is named 2 times; the last one is read",
+        ),
+        ("warning", "short-record", 3, "R.csv: record has 2 of 3 fields; the rest read as empty"),
+    ]
+
+
 def test_missing_table_reads_empty_with_a_warning(tmp_path: Path) -> None:
     report = Report()
     table = read_table(tmp_path, "Stratagems.csv", "exp", ("id",), report)

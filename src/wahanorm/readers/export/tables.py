@@ -273,6 +273,16 @@ def _check_columns(
 ) -> None:
     known = set(expected)
     present = set(table.columns)
+    if len(present) < len(table.columns):
+        for column in sorted(present, key=table.columns.index):
+            times = table.columns.count(column)
+            if times > 1:
+                report.warning(
+                    "repeated-column",
+                    f"{table.name}: column {column!r} is named {times} times; the last one is read",
+                    line=1,
+                    path=table.path,
+                )
     for column in table.columns:
         if column not in known:
             report.info(
