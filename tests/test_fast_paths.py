@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import wahanorm
+from recorded import first_arguments
 from wahanorm.blocks import grammar
 from wahanorm.blocks.html_text import nested_lines, parse_fragment, walk
 from wahanorm.blocks.parse import labelled_rule
@@ -163,17 +163,7 @@ def test_stratagem_body_fast_way_on_every_description(name: str) -> None:
 
 def rule_lines(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """Every text the readers hand to ``labelled_rule.line_parts`` while converting ``paths``."""
-    seen: list[list[str]] = []
-    fast = labelled_rule.line_parts
-
-    def noted(lines: list[str]) -> Sections:
-        seen.append(list(lines))
-        return fast(lines)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(labelled_rule, "line_parts", noted)
-        wahanorm.convert(paths)
-    return seen
+    return first_arguments(paths, labelled_rule, "line_parts", monkeypatch)
 
 
 def lark_parts(lines: list[str]) -> Sections:
@@ -271,16 +261,7 @@ def fast_entry(lines: list[str]) -> Outcome:
 
 def dump_entries(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """Every stratagem entry the dump reader parses while converting ``paths``."""
-    seen: list[list[str]] = []
-
-    def noted(lines: list[str], path: str = "", first_line: int = 1) -> object:
-        seen.append(list(lines))
-        return stratagem_text.parse_entry(lines, path, first_line)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(dump_read, "parse_entry", noted)
-        wahanorm.convert(paths)
-    return seen
+    return first_arguments(paths, dump_read, "parse_entry", monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -421,17 +402,8 @@ def test_slug_fast_way_is_the_whole_way(name: str) -> None:
 
 
 def test_slug_fast_way_on_committed_inputs(repo_cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    names: set[str] = set()
-    slugify = ids.slugify
-
-    def noted(name: str) -> str:
-        names.add(name)
-        return slugify(name)
-
     paths = [Path("raw"), *(p for p in sorted(FIXTURES.iterdir()) if p.is_dir())]
-    with monkeypatch.context() as patch:
-        patch.setattr(ids, "slugify", noted)  # what ``make_id`` calls
-        wahanorm.convert(paths)
+    names = set(first_arguments(paths, ids, "slugify", monkeypatch))  # what ``make_id`` calls
     assert len(names) > 200
     assert_slug_fast_way(names)
     for name in ["wahapedia-10ed-2026-02-14", "wahapedia-11ed-2026-09-13-sample"]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import wahanorm
+from recorded import first_arguments
 from wahanorm.blocks import grammar
 from wahanorm.blocks.clean import glued
 from wahanorm.blocks.parse import datasheet_lines, timing
@@ -143,17 +144,7 @@ def test_weapon_row_fast_way_is_lark(text: str) -> None:
 
 def weapon_rows(paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every weapon row the dump reader parses while converting ``paths``."""
-    seen: list[str] = []
-    fast = datasheet_lines.parse_weapon_row
-
-    def noted(text: str, path: str = "", line: int = 1) -> datasheet_lines.WeaponRow:
-        seen.append(text)
-        return fast(text, path, line)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(dump_datasheet, "parse_weapon_row", noted)
-        wahanorm.convert(paths)
-    return seen
+    return first_arguments(paths, dump_datasheet, "parse_weapon_row", monkeypatch)
 
 
 def test_weapon_row_fast_way_on_committed_dumps(

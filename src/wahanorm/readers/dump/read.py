@@ -64,29 +64,15 @@ HOLES: list[tuple[str, re.Pattern[str], str, bool]] = [
         "the keyword of this list is missing",
         False,
     ),
-    (
-        "r unit",  # "… or unit", "… or units"
-        re.compile(r"[A-Z][A-Z]{2,} or units?\b"),
-        "a keyword is missing before 'unit'/'model'",
-        True,
-    ),
-    (
-        "d unit",  # "… and unit", "… and units"
-        re.compile(r"[A-Z][A-Z]{2,} and units?\b"),
-        "a keyword is missing before 'unit'/'model'",
-        True,
-    ),
-    (
-        "r model",
-        re.compile(r"[A-Z][A-Z]{2,} or models?\b"),
-        "a keyword is missing before 'unit'/'model'",
-        True,
-    ),
-    (
-        "d model",
-        re.compile(r"[A-Z][A-Z]{2,} and models?\b"),
-        "a keyword is missing before 'unit'/'model'",
-        True,
+    *(
+        (  # "… or unit", "… and units", "… or models": the literal is the joiner's last letter
+            f"{joiner[-1]} {noun}",
+            re.compile(rf"[A-Z][A-Z]{{2,}} {joiner} {noun}s?\b"),
+            "a keyword is missing before 'unit'/'model'",
+            True,
+        )
+        for noun in ("unit", "model")
+        for joiner in ("or", "and")
     ),
     ("an unit", re.compile(r"\ban units?\b"), "a keyword is missing after 'an'", False),
     ("an model", re.compile(r"\ban models?\b"), "a keyword is missing after 'an'", False),
