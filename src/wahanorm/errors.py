@@ -8,13 +8,16 @@ cannot be read; the pipeline catches ``WahanormError`` at each input's boundary.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar, overload
 
 if TYPE_CHECKING:
     from wahanorm.contract.models import Diagnostic
 
 Severity = Literal["error", "warning", "info"]
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 def caret_excerpt(line_text: str, column: int | None) -> str:
@@ -140,6 +143,26 @@ class Report:
             return False
         self.said_once.add((code, key))
         return True
+
+    @overload
+    def read_once(self, memo: dict[K, V], key: K, read: Callable[[], V]) -> V: ...
+    @overload
+    def read_once(self, memo: dict[K, V], key: K, read: Callable[[], V | None]) -> V | None: ...
+    def read_once(self, memo: dict[K, V], key: K, read: Callable[[], V | None]) -> V | None:
+        """What ``read()`` makes of a row or definition a source repeats (the same weapon on
+        hundreds of datasheets), kept in ``memo`` under ``key`` when its reading said nothing
+        (no diagnostic, nothing said once) and then not read again; a reading that said
+        something is read again wherever it is met, so that each diagnostic keeps its line.
+        ``read()`` gives None for a row it leaves out (never kept). The value is shared:
+        models are immutable."""
+        known = memo.get(key)
+        if known is not None:
+            return known
+        said = len(self.diagnostics), len(self.said_once)
+        made = read()
+        if made is not None and (len(self.diagnostics), len(self.said_once)) == said:
+            memo[key] = made
+        return made
 
     def add(
         self,

@@ -73,9 +73,11 @@ class DataSet:
     """Each model profile read, by ``id()`` of its node."""
     profile_keys: dict[int, ProfileKey] = field(default_factory=dict)
     """Name and characteristics of each profile compared, by ``id()`` of its node."""
-    by_content: dict[tuple[str, ProfileKey], Profile | Weapon] = field(default_factory=dict)
-    """Each model profile or weapon read, by its kind and ``ProfileKey``: the same weapon
-    defined in several catalogues is read once."""
+    profiles_by_content: dict[ProfileKey, Profile] = field(default_factory=dict)
+    """Each model profile read, by its ``ProfileKey`` (``Report.read_once``)."""
+    weapons_by_content: dict[tuple[str, ProfileKey], Weapon] = field(default_factory=dict)
+    """Each weapon read, by its kind and ``ProfileKey``: the same weapon defined in several
+    catalogues is read once (``Report.read_once``)."""
     _hidden: dict[int, bool] = field(default_factory=dict)
     """``hidden`` of each node asked about, in the default roster."""
     _reach: dict[str, list[Document]] = field(default_factory=dict)

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
-from typing import TypeVar
 
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.parse.weapon_abilities import (
@@ -59,8 +57,6 @@ _SAVE_SENTENCE = re.compile(r"[^.]*\b(\d)\+\s*invulnerable save[^.]*(?:\.|$)", r
 _SCOPE = re.compile(r":\s*(?P<model>[^:()]+)$")
 _PROFILE_MARK = "➤"
 
-Read = TypeVar("Read", Profile, Weapon)
-
 
 def characteristics(profile: Node) -> list[tuple[str, str]]:
     """(name, value) of each characteristic of ``profile``, in order."""
@@ -93,26 +89,12 @@ def model_profiles(data: DataSet, parts: list[Part]) -> list[tuple[Profile, Part
         seen.add(key)
         profile = data.profiles.get(id(part.node))
         if profile is None:
-            profile = data.profiles[id(part.node)] = _read_once(
-                data, (UNIT_TYPE, key), functools.partial(_profile, data, part.node)
+            # once per distinct name and characteristics: catalogues define a profile again
+            profile = data.profiles[id(part.node)] = data.report.read_once(
+                data.profiles_by_content, key, functools.partial(_profile, data, part.node)
             )
         found.append((profile, part))
     return found
-
-
-def _read_once(data: DataSet, key: tuple[str, ProfileKey], read: Callable[[], Read]) -> Read:
-    """What ``read`` makes of a profile, once per distinct kind, name and characteristics
-    (the same weapon is defined again in many catalogues): a profile whose reading said
-    something (a diagnostic, with its line) is read again wherever it is met."""
-    known = data.by_content.get(key)
-    if known is not None:
-        return known  # type: ignore[return-value]
-    report = data.report
-    said = len(report.diagnostics), len(report.said_once)
-    made = read()
-    if (len(report.diagnostics), len(report.said_once)) == said:
-        data.by_content[key] = made
-    return made
 
 
 def _profile(data: DataSet, node: Node) -> Profile:
@@ -179,8 +161,10 @@ def weapons(data: DataSet, parts: list[Part]) -> list[Weapon]:
         seen.add(key)
         weapon = data.weapons.get(id(part.node))
         if weapon is None:
-            weapon = data.weapons[id(part.node)] = _read_once(
-                data, (kind, key), functools.partial(_weapon, data, part.node, kind)
+            weapon = data.weapons[id(part.node)] = data.report.read_once(
+                data.weapons_by_content,
+                (kind, key),
+                functools.partial(_weapon, data, part.node, kind),
             )
         found[kind].append(weapon)
     return found["ranged"] + found["melee"]

@@ -188,7 +188,7 @@ def _group(ctx: ExportContext) -> _Linked:
                 groups[""] = list(found.records)
         else:
             for record in found.records:  # the cells themselves: some 150,000 rows in all
-                groups[record[0][at]].append(record)
+                groups[record.cells[at]].append(record)
         linked.rows[table] = groups
     return linked
 
@@ -398,39 +398,39 @@ def _weapons(ctx: ExportContext, rows: list[Record], key_of: Key) -> list[Weapon
     kept by its cells and shared (the models are immutable); a row that repeats it would say
     nothing either (each note is a function of the cells, and an unknown ability is said once
     per input), so it is not read again. A weapon that said something is read again each time."""
-    table = "Datasheets_wargear.csv"
     weapons: list[Weapon] = []
-    quiet = ctx.quiet_weapons
     for row in rows:
-        key = key_of(row.cells)
-        known = quiet.get(key)
-        if known is not None:
-            weapons.append(known)
-            continue
-        said = len(ctx.report.diagnostics)
-        name_cell = ctx.text(table, row, "name")
-        kind = ctx.text(table, row, "type").lower()
-        if not name_cell and not kind:
-            ctx.report.info(
-                "empty-row",
-                "wargear row without name or type (a placeholder of the export); skipped",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
-            continue
-        if kind not in ("ranged", "melee"):
-            ctx.report.error(
-                "bad-weapon",
-                f"weapon {name_cell!r} has type {kind!r}, neither Ranged nor Melee; left out",
-                line=row.line_start,
-                path=ctx.path(table),
-            )
-            continue
-        weapon = _weapon(ctx, row, name_cell, kind)
-        if len(ctx.report.diagnostics) == said:
-            quiet[key] = weapon
-        weapons.append(weapon)
+        weapon = ctx.report.read_once(
+            ctx.quiet_weapons, key_of(row.cells), functools.partial(_weapon_row, ctx, row)
+        )
+        if weapon is not None:
+            weapons.append(weapon)
     return weapons
+
+
+def _weapon_row(ctx: ExportContext, row: Record) -> Weapon | None:
+    """The weapon of one wargear row; None for a row without name or type, or of another type
+    than ranged or melee (each said)."""
+    table = "Datasheets_wargear.csv"
+    name_cell = ctx.text(table, row, "name")
+    kind = ctx.text(table, row, "type").lower()
+    if not name_cell and not kind:
+        ctx.report.info(
+            "empty-row",
+            "wargear row without name or type (a placeholder of the export); skipped",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+        return None
+    if kind not in ("ranged", "melee"):
+        ctx.report.error(
+            "bad-weapon",
+            f"weapon {name_cell!r} has type {kind!r}, neither Ranged nor Melee; left out",
+            line=row.line_start,
+            path=ctx.path(table),
+        )
+        return None
+    return _weapon(ctx, row, name_cell, kind)
 
 
 def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapon:
@@ -499,21 +499,20 @@ def _abilities(ctx: ExportContext, rows: list[Record], key_of: Key) -> AbilityGr
     """The abilities of a datasheet's ability rows; like a weapon (``_weapons``), an ability
     whose reading said nothing is kept by its cells and shared by the rows that repeat them."""
     groups = AbilityGroups()
-    quiet = ctx.quiet_abilities
     for row in rows:
-        key = key_of(row.cells)
-        known = quiet.get(key)
-        if known is None:
-            said = len(ctx.report.diagnostics)
-            group, ability = _ability(ctx, row)
-            if ability is None:
-                continue
-            if len(ctx.report.diagnostics) == said:
-                quiet[key] = (group, ability)
-        else:
-            group, ability = known
-        groups.group(group).append(ability)
+        read = ctx.report.read_once(
+            ctx.quiet_abilities, key_of(row.cells), functools.partial(_grouped_ability, ctx, row)
+        )
+        if read is not None:
+            group, ability = read
+            groups.group(group).append(ability)
     return groups
+
+
+def _grouped_ability(ctx: ExportContext, row: Record) -> tuple[str, Ability] | None:
+    """An ability row's group and ability; None for a row that gives none."""
+    group, ability = _ability(ctx, row)
+    return None if ability is None else (group, ability)
 
 
 def _ability(ctx: ExportContext, row: Record) -> tuple[str, Ability | None]:
@@ -675,16 +674,10 @@ def _keywords(
     plain: list[str] = []
     faction: list[str] = []
     scoped: list[ScopedKeywords] = []
-    quiet = ctx.quiet_keywords
     for row in rows:
-        key = key_of(row.cells)
-        read = quiet.get(key)
-        if read is None:
-            said = len(ctx.report.diagnostics)
-            read = _keyword(ctx, row)
-            if len(ctx.report.diagnostics) == said:
-                quiet[key] = read
-        keyword, is_faction, model = read
+        keyword, is_faction, model = ctx.report.read_once(
+            ctx.quiet_keywords, key_of(row.cells), functools.partial(_keyword, ctx, row)
+        )
         if not keyword:
             continue
         if model and not is_faction:
