@@ -15,7 +15,7 @@ from wahanorm.blocks import grammar
 from wahanorm.blocks.parse.stats import canonical_stat_text
 from wahanorm.contract.ids import slugify
 from wahanorm.contract.models import WeaponAbility
-from wahanorm.errors import Report
+from wahanorm.errors import ParseFailure, Report
 
 _PARAM = re.compile(r"^(?P<base>.*?)\s+(?P<value>\S+)$")
 _ANTI = re.compile(r"^anti-(?P<keyword>.+?)\s*(?P<threshold>\d)\+$", re.IGNORECASE)
@@ -99,10 +99,61 @@ def parse_ability_list(text: str, path: str = "", line: int = 1) -> AbilityList:
     a list that breaks the grammar raises ``ParseFailure`` with its position."""
     if not text.strip():
         return AbilityList(abilities=())
+    items = _comma_items(text)
+    if items is not None:
+        return AbilityList(
+            abilities=tuple(ability for item in items for ability in item.abilities),
+            unknown=tuple(dict.fromkeys(name for item in items for name in item.unknown)),
+        )
+    return _parse_whole(text, path, line)
+
+
+def _parse_whole(text: str, path: str, line: int) -> AbilityList:
     tree = grammar.parse("weapon_abilities", "ability_list", text, path, line)
     result = _TO_MODELS.transform(tree)  # type: ignore[arg-type]
     assert isinstance(result, AbilityList)
     return result
+
+
+_ITEM_EDGES = ".;"
+"""The grammar's separators other than the comma: an item that ends with one before a comma
+("torrent., lethal hits") is two separators in a row, which the whole list does not take."""
+
+
+def _comma_items(text: str) -> list[AbilityList] | None:
+    """A comma list cut at its commas, each distinct item parsed by the grammar once (the
+    sources repeat a few hundred items in thousands of lists); None where the cut could read
+    otherwise than the whole list does, or an item breaks the grammar, and the whole list is
+    parsed as one. No terminal of the grammar holds a comma, so the list's tokens are its
+    items' tokens with a separator between each two; an item cannot differ from its place in the
+    list but at the list's edges (brackets, the lone dash of "no abilities", an empty item, a
+    second separator), and those take the whole parse."""
+    if "," not in text or "[" in text or "]" in text:
+        return None
+    pieces = [piece.strip() for piece in text.split(",")]
+    if any(not piece or piece == "-" for piece in pieces[:-1]) or pieces[-1] == "-":
+        return None
+    if any(piece[-1] in _ITEM_EDGES for piece in pieces[:-1]):
+        return None
+    items = []
+    for piece in pieces:
+        if not piece:  # a final comma: the grammar takes a separator at the end
+            continue
+        item = _item(piece)
+        if item is None:
+            return None
+        items.append(item)
+    return items
+
+
+@functools.lru_cache(maxsize=4096)
+def _item(piece: str) -> AbilityList | None:
+    """One item of a comma list by the grammar (the models are immutable: shared safely); None
+    when it breaks the grammar (the whole list then says where)."""
+    try:
+        return _parse_whole(piece, "", 1)
+    except ParseFailure:
+        return None
 
 
 def report_unknown(
