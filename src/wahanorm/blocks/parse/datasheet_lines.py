@@ -80,7 +80,7 @@ def _row_pattern() -> re.Pattern[str]:
     first of its terminals that matches (an atomic group: the lexer never takes a token back),
     white space (``%ignore``) around every bar. A row it matches, Lark reads the same way; any
     other row goes to Lark, which reads it or fails with its caret."""
-    terminals = grammar.parser("datasheet", "weapon_row", _BUILD).terminals
+    terminals = grammar.parser("datasheet", "weapon_row").terminals  # Lark's cache keeps it
     regexps = {t.name: t.pattern.to_regexp() for t in terminals}
     cells = [
         "(?>" + "|".join(f"(?:{regexps[name]})" for name in names) + ")" for names in WEAPON_COLUMNS

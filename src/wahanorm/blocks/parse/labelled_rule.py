@@ -79,8 +79,9 @@ _TO_PARTS = _ToParts()
 @functools.cache
 def _terminals() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The grammar's LABEL and HEADING terminals (taken from the grammar, so that the rule
-    stays written once)."""
-    terminals = grammar.parser("labelled_rule", "labelled_rule", _TO_PARTS).terminals
+    stays written once; from its parser without a transformer, which Lark's cache keeps
+    analysed between processes)."""
+    terminals = grammar.parser("labelled_rule", "labelled_rule").terminals
     found = {t.name: re.compile(t.pattern.to_regexp()) for t in terminals}
     return found["LABEL"], found["HEADING"]
 
