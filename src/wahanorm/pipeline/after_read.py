@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from wahanorm.blocks.edition import Edition, own_edition, settle_edition
 from wahanorm.contract.hashing import content_hash
@@ -64,15 +65,21 @@ def stamp_editions(parts: list[Part], said: Edition | None, report: Report) -> l
         for position, entity in enumerate(part.entities):
             edition = own_edition(
                 entity.kind,
-                getattr(entity, "rule_number", None),
-                getattr(entity, "source", None),
-                getattr(entity, "category", None),
+                _field(entity, "rule_number"),
+                _field(entity, "source"),
+                _field(entity, "category"),
             )
             edition = edition or part.own.get(position) or page
             if entity.edition != edition:
                 entity = entity.model_copy(update={"edition": edition})
             stamped.append(entity)
     return stamped
+
+
+def _field(entity: Entity, name: str) -> Any:
+    """A field of the entity's model, None for a kind that has no such field (asked of the
+    model's fields: a missing attribute of a pydantic model is its slow path)."""
+    return getattr(entity, name) if name in type(entity).model_fields else None
 
 
 MAX_NAME_WORDS = 10
