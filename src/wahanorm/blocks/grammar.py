@@ -39,9 +39,10 @@ def parser(name: str, start: str, transformer: Transformer[Any, Any] | None = No
         propagate_positions=transformer is None,
         maybe_placeholders=False,
         transformer=transformer,
-        # Lark's cache (in the temp folder) skips the grammar analysis in later processes; it
-        # cannot hold an inline transformer, so those parsers are analysed once per process.
-        cache=transformer is None,
+        # Lark's cache (in the temp folder) skips the grammar analysis in later processes. It
+        # holds no transformer (Lark leaves it out of the cache's key and gives it on loading),
+        # so a parser with an inline transformer is cached too.
+        cache=True,
     )
 
 
