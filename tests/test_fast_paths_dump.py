@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import wahanorm
 from recorded import first_arguments
 from wahanorm import pipeline
-from wahanorm.blocks import grammar
+from wahanorm.blocks import edition, grammar
 from wahanorm.blocks.clean import glued
 from wahanorm.blocks.parse import datasheet_lines, timing
 from wahanorm.errors import BatchMemo, ParseFailure
@@ -347,3 +347,72 @@ def test_a_rule_read_without_its_faction_is_a_core_rule_still(tmp_path: Path) ->
     ids = [e["id"] for e in first_reading(rule_only, "rule_only.txt")[0]]
     assert ids == ["core/voice-of-command"]
     check_batch([REPO / "tests/fixtures/dumps/glossary_role_title.txt", alone])
+
+
+# ---- the edition signs of a page --------------------------------------------------------------
+
+
+def every_line_counts(texts: list[str]) -> object:
+    return edition.sign_counts(texts, range(len(texts)))
+
+
+def sign_line_counts(texts: list[str]) -> object:
+    return edition.sign_counts(texts, edition.sign_lines(texts))
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [],
+        ["Core"],
+        ["Core Stratagem", "Core – Battle Tactic Stratagem", "Core – Epic Deed"],
+        ["x", "Core Stratagem", "Cores", "a Core"],
+        ["HEROIC INTERVENTION15.11", "Heroic INTERVENTION15.11", "x", "STEALTH24.33 / X24.01"],
+        ["see https://wahapedia.ru/wh40k11ed/the-rules/", "/wh40k10ed/ and /wh40k11ed/"],
+        ["| YOUR UNIT COSTS | |", "| YOUR 2ND UNIT COSTS |", "YOUR UNIT COSTSx"],
+        ["FIRE OVERWATCH1CPCore – Strategic PloyCRAPID INGRESS1CPCore – Strategic PloyC"],
+        ["", "Core", "", "A'B15.02"],
+    ],
+)
+def test_sign_lines_count_what_every_line_counts(texts: list[str]) -> None:
+    assert sign_line_counts(texts) == every_line_counts(texts)
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(
+                [
+                    "Core",
+                    " – Battle Tactic",
+                    " Stratagem",
+                    "A",
+                    "B15.02",
+                    "YOUR ",
+                    "UNIT COSTS",
+                    "1CPCore",
+                    "/wh40k11ed/",
+                    "| ",
+                    " ",
+                    "x",
+                    "'",
+                    "-",
+                ]
+            ),
+            max_size=6,
+        ).map("".join),
+        max_size=8,
+    )
+)
+def test_sign_lines_count_what_every_line_counts_on_any_lines(texts: list[str]) -> None:
+    assert sign_line_counts(texts) == every_line_counts(texts)
+
+
+def test_sign_lines_on_committed_and_shared_dumps() -> None:
+    paths = committed_dumps() + (shared_dumps() if SHARED.is_dir() else [])
+    counted = 0
+    for path in paths:
+        texts = [x.strip() for x in path.read_text(encoding="utf-8").splitlines()]
+        assert sign_line_counts(texts) == every_line_counts(texts), path
+        counted += sum(sum(c.values()) for c in edition.sign_counts(texts, range(len(texts))))
+    assert counted > 50
