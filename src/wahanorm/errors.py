@@ -240,6 +240,17 @@ class BatchMemo(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._kept)
 
+    def get(self, key: K) -> V | None:
+        """The value kept for ``key``, or None."""
+        return self._kept.get(key)
+
+    def keep(self, key: K, value: V) -> None:
+        """Keep ``value`` for ``key`` (for a reading that can say nothing: a pure function of
+        ``key``), the oldest value going when the memo is full."""
+        if len(self._kept) >= self.size:
+            del self._kept[next(iter(self._kept))]
+        self._kept[key] = value
+
     def read(self, report: Report, key: K, read: Callable[[], V | None]) -> V | None:
         """The kept value for ``key``, else ``read()`` (None: nothing to keep), kept when the
         reading said and asked nothing in ``report``."""
@@ -249,9 +260,7 @@ class BatchMemo(Generic[K, V]):
         before = len(report.diagnostics), report.asked_once
         made = read()
         if made is not None and (len(report.diagnostics), report.asked_once) == before:
-            if len(self._kept) >= self.size:
-                del self._kept[next(iter(self._kept))]
-            self._kept[key] = made
+            self.keep(key, made)
         return made
 
     @classmethod
