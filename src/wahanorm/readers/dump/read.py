@@ -246,8 +246,10 @@ _RULES: BatchMemo[tuple[str, tuple[str, ...]], Rule] = BatchMemo(4096)
 
 def _placed(entity: E, path: str, block: Block) -> E:
     """``entity`` (read from the same text elsewhere, maybe) with this block as its source."""
-    sources = _source(path, block)
-    return entity if entity.sources == sources else entity.model_copy(update={"sources": sources})
+    [here] = entity.sources  # a dump's entity has the one block it was read from
+    if (here.path, here.line_start, here.line_end) == (path, block.first, block.last):
+        return entity  # read here
+    return entity.model_copy(update={"sources": _source(path, block)})
 
 
 def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
