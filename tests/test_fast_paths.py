@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import wahanorm
 from recorded import first_arguments
 from wahanorm.blocks import grammar
 from wahanorm.blocks.html_text import nested_lines, parse_fragment, walk
-from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse import labelled_rule, weapon_abilities
 from wahanorm.blocks.parse import stratagems as stratagem_text
 from wahanorm.blocks.rules_text import Sections
 from wahanorm.contract import ids
-from wahanorm.errors import ParseFailure, Report
+from wahanorm.errors import BatchMemo, ParseFailure, Report
+from wahanorm.readers.bsdata import profiles as bsdata_profiles
 from wahanorm.readers.dump import read as dump_read
+from wahanorm.readers.export import datasheets as export_datasheets
 from wahanorm.readers.export import markup
 from wahanorm.readers.export.context import TABLES
 from wahanorm.readers.export.tables import read_table
+from wahanorm.readers.page import datasheet as page_datasheet
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 EXPORTS = [
@@ -36,7 +41,8 @@ EXPORTS = [
     "wahapedia-10ed-2026-02-14",
     "wahapedia-11ed-2026-09-13-sample",
 ]
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "export"
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "export"
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f"the full exports are not here ({CORPUS} is absent)"
 )
@@ -416,3 +422,70 @@ def test_slug_fast_way_on_every_value(name: str) -> None:
     found = values(CORPUS / name)
     assert len(found) > 500
     assert_slug_fast_way(found)
+
+
+# ---- keyword lists parsed once ----------------------------------------------------------------
+
+COMMITTED_WITH_WEAPONS = [
+    REPO / "raw",
+    REPO / "tests/fixtures/dumps",
+    *(p for p in sorted(FIXTURES.iterdir()) if p.is_dir()),
+    REPO / "tests/fixtures/bsdata/wh40k-10e-2026-02-14",
+]
+
+
+def ability_lists(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text handed to ``parse_ability_list`` while the committed inputs are converted, by
+    whichever reader (each holds the name as it imported it)."""
+    seen: list[str] = []
+    real = weapon_abilities.parse_ability_list
+
+    def noted(text: str, *rest: Any) -> weapon_abilities.AbilityList:
+        seen.append(text)
+        return real(text, *rest)
+
+    BatchMemo.clear_all()
+    with monkeypatch.context() as patch:
+        for owner in (weapon_abilities, export_datasheets, bsdata_profiles, page_datasheet):
+            patch.setattr(owner, "parse_ability_list", noted)
+        wahanorm.convert(COMMITTED_WITH_WEAPONS)
+    return seen
+
+
+def test_a_kept_keyword_list_is_what_parsing_it_again_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every list the committed dumps, exports and catalogues hand the parsers, read again with
+    # the memos emptied: the same abilities, the same unknown names.
+    lists = ability_lists(monkeypatch)
+    known = first_arguments(
+        COMMITTED_WITH_WEAPONS, weapon_abilities, "parse_known_abilities", monkeypatch
+    )
+    assert len(set(lists)) > 20 and len(set(known)) > 5
+    kept = {text: weapon_abilities.parse_ability_list(text) for text in lists}
+    odd = ["lethal hits banana", "", "pistol pistol", "Sustained Hits D3"]
+    kept_known = {text: weapon_abilities.parse_known_abilities(text) for text in known + odd}
+    assert kept_known["lethal hits banana"] is None  # "not a list" is kept too
+    BatchMemo.clear_all()
+    for text, found in kept.items():
+        assert weapon_abilities.parse_ability_list(text) == found, text
+        BatchMemo.clear_all()
+    for text, found_known in kept_known.items():
+        assert found_known == weapon_abilities.parse_known_abilities(text), text
+        expected = weapon_abilities.known_abilities(text)
+        assert found_known == (None if expected is None else list(expected)), text
+
+
+def test_a_keyword_list_that_breaks_the_grammar_says_where_at_each_place() -> None:
+    BatchMemo.clear_all()
+    for path, line in (("a.txt", 5), ("b.txt", 9)):
+        with pytest.raises(ParseFailure) as failure:
+            weapon_abilities.parse_ability_list("[a]b", path, line)
+        assert (failure.value.path, failure.value.line, failure.value.column) == (path, line, 4)
+
+
+def test_parse_known_abilities_hands_each_caller_its_own_list() -> None:
+    first = weapon_abilities.parse_known_abilities("lethal hits")
+    assert first is not None
+    first.clear()
+    assert weapon_abilities.parse_known_abilities("lethal hits") not in (None, [])

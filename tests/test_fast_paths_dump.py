@@ -16,15 +16,19 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import wahanorm
 from recorded import first_arguments
-from wahanorm.blocks import grammar
+from wahanorm import pipeline
+from wahanorm.blocks import edition, grammar
 from wahanorm.blocks.clean import glued
 from wahanorm.blocks.parse import datasheet_lines, timing
-from wahanorm.errors import ParseFailure
+from wahanorm.errors import BatchMemo, ParseFailure
 from wahanorm.readers.dump import datasheet as dump_datasheet
 from wahanorm.readers.dump import read as dump_read
 
@@ -242,3 +246,173 @@ def test_word_holes_on_committed_dumps() -> None:
     for line in lines:
         for fast, slow in pairs:
             assert word_starts(fast, line) == [m.start() for m in slow.finditer(line)], line
+
+
+# ---- stratagems and rules read once per batch -------------------------------------------------
+
+
+def committed_dumps() -> list[Path]:
+    return sorted([*(REPO / "raw").glob("*.txt"), *(REPO / "tests/fixtures/dumps").glob("*.txt")])
+
+
+def shared_dumps() -> list[Path]:
+    return sorted(path for folder in SHARED_DUMPS for path in folder.rglob("*.txt"))
+
+
+Said = tuple[list[dict[str, object]], list[dict[str, object]]]
+
+
+def said(text: str, display: str) -> Said:
+    """What one dump gives through the chain: its entities and its diagnostics, as JSON."""
+    got = pipeline.read_text(text, display, html=False)
+    return (
+        [e.model_dump(mode="json") for e in got.entities],
+        [d.model_dump(mode="json") for d in got.report.diagnostics],
+    )
+
+
+def first_reading(text: str, display: str) -> Said:
+    """What a dump gives read first in its batch (every batch memo empty)."""
+    BatchMemo.clear_all()
+    return said(text, display)
+
+
+def check_batch(paths: list[Path]) -> None:
+    """Each dump read after all the others (twice, the second time two lines lower and under
+    another name) gives what it gives read first."""
+    texts = [(path.as_posix(), path.read_text(encoding="utf-8")) for path in paths]
+    inputs = [*texts, *((f"again/{d}", f"\n\n{t}") for d, t in texts)]
+    first = {display: first_reading(text, display) for display, text in inputs}
+    BatchMemo.clear_all()
+    for display, text in inputs:
+        said(text, display)  # every text seen once
+    for display, text in reversed(inputs):
+        assert said(text, display) == first[display], display
+
+
+def test_a_dump_read_after_others_gives_what_it_gives_read_first() -> None:
+    check_batch(committed_dumps())
+
+
+@needs_shared
+def test_a_shared_dump_read_after_others_gives_what_it_gives_read_first() -> None:
+    check_batch(shared_dumps())
+
+
+def test_the_stratagems_and_rules_of_a_batch_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The four sample dumps print the same core stratagems and rules: each text is read once,
+    # the rest taken from the memo (and placed at their own lines: the tests above).
+    readings: list[str] = []
+    for name in ("_read_stratagem", "_read_rule"):
+        real = getattr(dump_read, name)
+
+        def noted(*args: Any, real: Any = real, name: str = name) -> Any:
+            readings.append(name)
+            return real(*args)
+
+        monkeypatch.setattr(dump_read, name, noted)
+    BatchMemo.clear_all()
+    kinds: list[str] = []
+    for path in sorted((REPO / "raw").glob("*.txt")):
+        entities, _ = said(path.read_text(encoding="utf-8"), path.as_posix())
+        kinds.extend(str(e["kind"]) for e in entities)
+    assert 0 < readings.count("_read_stratagem") < kinds.count("stratagem")
+    assert 0 < readings.count("_read_rule") < kinds.count("rule")
+
+
+@settings(max_examples=25)
+@given(
+    st.lists(st.sampled_from(committed_dumps()), min_size=1, max_size=4),
+    st.integers(min_value=0, max_value=3),
+)
+def test_any_order_of_dumps_gives_each_what_it_gives_read_first(
+    paths: list[Path], shift: int
+) -> None:
+    texts = [
+        (f"{i}/{p.name}", "\n" * shift + p.read_text(encoding="utf-8")) for i, p in enumerate(paths)
+    ]
+    first = [first_reading(text, display) for display, text in texts]
+    BatchMemo.clear_all()
+    assert [said(text, display) for display, text in texts] == first
+
+
+def test_a_rule_read_without_its_faction_is_a_core_rule_still(tmp_path: Path) -> None:
+    # The same rule text is the faction's under a datasheet of that faction ("If your Army
+    # Faction is"), a core rule in a dump without one: the memo keeps the two apart.
+    whole = (REPO / "tests/fixtures/dumps/glossary_role_title.txt").read_text(encoding="utf-8")
+    rule_only = "\n".join(whole.splitlines()[9:18])
+    assert rule_only.startswith("Voice of Command\n")
+    alone = tmp_path / "rule_only.txt"
+    alone.write_text(rule_only, encoding="utf-8")
+    ids = [e["id"] for e in first_reading(rule_only, "rule_only.txt")[0]]
+    assert ids == ["core/voice-of-command"]
+    check_batch([REPO / "tests/fixtures/dumps/glossary_role_title.txt", alone])
+
+
+# ---- the edition signs of a page --------------------------------------------------------------
+
+
+def every_line_counts(texts: list[str]) -> object:
+    return edition.sign_counts(texts, range(len(texts)))
+
+
+def sign_line_counts(texts: list[str]) -> object:
+    return edition.sign_counts(texts, edition.sign_lines(texts))
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [],
+        ["Core"],
+        ["Core Stratagem", "Core – Battle Tactic Stratagem", "Core – Epic Deed"],
+        ["x", "Core Stratagem", "Cores", "a Core"],
+        ["HEROIC INTERVENTION15.11", "Heroic INTERVENTION15.11", "x", "STEALTH24.33 / X24.01"],
+        ["see https://wahapedia.ru/wh40k11ed/the-rules/", "/wh40k10ed/ and /wh40k11ed/"],
+        ["| YOUR UNIT COSTS | |", "| YOUR 2ND UNIT COSTS |", "YOUR UNIT COSTSx"],
+        ["FIRE OVERWATCH1CPCore – Strategic PloyCRAPID INGRESS1CPCore – Strategic PloyC"],
+        ["", "Core", "", "A'B15.02"],
+    ],
+)
+def test_sign_lines_count_what_every_line_counts(texts: list[str]) -> None:
+    assert sign_line_counts(texts) == every_line_counts(texts)
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(
+                [
+                    "Core",
+                    " – Battle Tactic",
+                    " Stratagem",
+                    "A",
+                    "B15.02",
+                    "YOUR ",
+                    "UNIT COSTS",
+                    "1CPCore",
+                    "/wh40k11ed/",
+                    "| ",
+                    " ",
+                    "x",
+                    "'",
+                    "-",
+                ]
+            ),
+            max_size=6,
+        ).map("".join),
+        max_size=8,
+    )
+)
+def test_sign_lines_count_what_every_line_counts_on_any_lines(texts: list[str]) -> None:
+    assert sign_line_counts(texts) == every_line_counts(texts)
+
+
+def test_sign_lines_on_committed_and_shared_dumps() -> None:
+    paths = committed_dumps() + (shared_dumps() if SHARED.is_dir() else [])
+    counted = 0
+    for path in paths:
+        texts = [x.strip() for x in path.read_text(encoding="utf-8").splitlines()]
+        assert sign_line_counts(texts) == every_line_counts(texts), path
+        counted += sum(sum(c.values()) for c in edition.sign_counts(texts, range(len(texts))))
+    assert counted > 50

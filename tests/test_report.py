@@ -3,7 +3,9 @@ read again so that each diagnostic keeps its place."""
 
 from __future__ import annotations
 
-from wahanorm.errors import Report
+from collections.abc import Callable
+
+from wahanorm.errors import BatchMemo, Report
 
 
 def test_a_reading_that_said_nothing_is_kept_and_not_read_again() -> None:
@@ -56,3 +58,85 @@ def test_a_row_left_out_is_never_kept() -> None:
     memo: dict[str, str] = {}
     assert report.read_once(memo, "row", lambda: None) is None
     assert memo == {}
+
+
+# ---- BatchMemo: readings kept across the inputs of a batch ------------------------------------
+
+
+def test_a_batch_memo_keeps_a_quiet_reading_across_reports() -> None:
+    memo: BatchMemo[str, str] = BatchMemo(8)
+    calls: list[str] = []
+
+    def read() -> str:
+        calls.append("read")
+        return "fire overwatch"
+
+    assert memo.read(Report(path="a.txt"), "entry", read) == "fire overwatch"
+    assert memo.read(Report(path="b.txt"), "entry", read) == "fire overwatch"
+    assert calls == ["read"] and len(memo) == 1
+
+
+def test_a_batch_memo_reads_again_what_said_something_in_each_input() -> None:
+    memo: BatchMemo[str, str] = BatchMemo(8)
+    reports = [Report(path="a.txt"), Report(path="b.txt")]
+    for report in reports:
+
+        def noisy(report: Report = report) -> str:
+            report.warning("hole", "a hole", 4)
+            return "x"
+
+        memo.read(report, "entry", noisy)
+    assert len(memo) == 0
+    assert [[(d.path, d.code) for d in r.diagnostics] for r in reports] == [
+        [("a.txt", "hole")],
+        [("b.txt", "hole")],
+    ]
+
+
+def test_a_batch_memo_keeps_no_reading_that_asked_first_time() -> None:
+    # The note was said earlier in this input, so this reading says nothing here; in another
+    # input it would say it: it is not kept (``Report.read_once`` would keep it).
+    memo: BatchMemo[str, str] = BatchMemo(8)
+    report = Report()
+    assert report.first_time("unknown-weapon-ability", "Sticky")
+
+    def read() -> str:
+        report.first_time("unknown-weapon-ability", "Sticky")
+        return "grenade"
+
+    memo.read(report, "row", read)
+    assert len(memo) == 0
+    assert len(report.diagnostics) == 0  # quiet in this input, and still not kept
+
+
+def test_a_batch_memo_holds_at_most_its_size_the_oldest_going_first() -> None:
+    memo: BatchMemo[int, int] = BatchMemo(2)
+    report = Report()
+    calls: list[int] = []
+
+    def reading(key: int) -> Callable[[], int]:
+        def read() -> int:
+            calls.append(key)
+            return key * 10
+
+        return read
+
+    for key in (1, 2, 3):
+        memo.read(report, key, reading(key))
+    assert memo.read(report, 3, reading(3)) == 30
+    assert memo.read(report, 1, reading(1)) == 10
+    assert calls == [1, 2, 3, 1]  # 3 kept, 1 gone first
+
+
+def test_a_batch_memo_never_keeps_a_reading_left_out() -> None:
+    memo: BatchMemo[str, str] = BatchMemo(8)
+    assert memo.read(Report(), "row", lambda: None) is None
+    assert len(memo) == 0
+
+
+def test_clear_all_forgets_what_every_batch_memo_keeps() -> None:
+    memos: list[BatchMemo[str, str]] = [BatchMemo(8), BatchMemo(8)]
+    for memo in memos:
+        memo.read(Report(), "row", lambda: "kept")
+    BatchMemo.clear_all()
+    assert [len(memo) for memo in memos] == [0, 0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar, overload
+from typing import TYPE_CHECKING, ClassVar, Generic, Literal, NamedTuple, TypeVar, overload
 
 if TYPE_CHECKING:
     from wahanorm.contract.models import Diagnostic
@@ -135,10 +135,13 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     said_once: set[tuple[str, str]] = field(default_factory=set)
     """(code, key) of the diagnostics said once per input (``first_time``)."""
+    asked_once: int = field(default=0, repr=False)
+    """How often ``first_time`` was asked (``BatchMemo`` keeps no reading that asked it)."""
 
     def first_time(self, code: str, key: str) -> bool:
         """True the first time ``key`` is asked under ``code`` in this input: for what is
         reported once per name (an unknown weapon ability) however often it is met."""
+        self.asked_once += 1
         if (code, key) in self.said_once:
             return False
         self.said_once.add((code, key))
@@ -214,6 +217,57 @@ class Report:
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""
         self.diagnostics.extend(other.diagnostics)
+
+
+class BatchMemo(Generic[K, V]):
+    """What readings made of a text that inputs of one batch repeat (the core stratagems and
+    rules printed on every page dump of a folder), kept across those inputs so that each is read
+    once, at most ``size`` of them (the oldest go first).
+
+    Only a reading that said nothing and asked nothing is kept: unlike ``Report.read_once``
+    (one input, where a note already said once stays said), a reading that asked
+    ``Report.first_time`` is read again, since in another input it would say its note. So what
+    an input gives never depends on the inputs read before it: its diagnostics are its own, and
+    a kept value is what reading it again would make (models are immutable)."""
+
+    _every: ClassVar[list[BatchMemo[Hashable, object]]] = []
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: dict[K, V] = {}
+        BatchMemo._every.append(self)  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: K) -> V | None:
+        """The value kept for ``key``, or None."""
+        return self._kept.get(key)
+
+    def keep(self, key: K, value: V) -> None:
+        """Keep ``value`` for ``key`` (for a reading that can say nothing: a pure function of
+        ``key``), the oldest value going when the memo is full."""
+        if len(self._kept) >= self.size:
+            del self._kept[next(iter(self._kept))]
+        self._kept[key] = value
+
+    def read(self, report: Report, key: K, read: Callable[[], V | None]) -> V | None:
+        """The kept value for ``key``, else ``read()`` (None: nothing to keep), kept when the
+        reading said and asked nothing in ``report``."""
+        known = self._kept.get(key)
+        if known is not None:
+            return known
+        before = len(report.diagnostics), report.asked_once
+        made = read()
+        if made is not None and (len(report.diagnostics), report.asked_once) == before:
+            self.keep(key, made)
+        return made
+
+    @classmethod
+    def clear_all(cls) -> None:
+        """Forget what every memo keeps (a benchmark of first readings, a test)."""
+        for memo in cls._every:
+            memo._kept.clear()
 
 
 class OutputError(WahanormError):

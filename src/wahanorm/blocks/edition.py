@@ -10,6 +10,8 @@ on a page of the other one; everything else takes its page's (or export's) editi
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -107,28 +109,8 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
     Links decide; then the page's own cost table and stratagem index (``Core`` alone is 11th
     edition, ``Core – Battle Tactic`` 10th); then the majority of its core stratagem headings
     and numbered rules (the tooltip text behind a page can carry rules of both editions)."""
-    links: Counter[Edition] = Counter()
-    index: Counter[Edition] = Counter()
-    tooltips: Counter[Edition] = Counter()
     texts = [line.strip() for line in lines]
-    # What each sign needs (a link's path, a glued core index row) is looked for in the whole
-    # page once: most pages have neither. Each pattern is tried only on a line that holds the
-    # text it opens with.
-    whole = "\n".join(texts)
-    has_links, has_glued = "/wh40k" in whole, "CPCore" in whole
-    for text in texts:
-        if has_links and (found := link_edition(text)) is not None:
-            links[found] += 1
-        if "YOUR " in text and _COST_TIER.match(text.strip("| ")):
-            index[11] += 1
-        elif text.startswith("Core") and (core := _CORE_INDEX.fullmatch(text)):
-            edition: Edition = 10 if core.group("category") else 11
-            (tooltips if core.group("stratagem") else index)[edition] += 1
-        elif "A" <= text[:1] <= "Z" and _NUMBERED_HEADING.match(text):
-            tooltips[11] += 1
-        if has_glued and "CPCore" in text:
-            for glued in _GLUED_CORE.finditer(text):
-                index[10 if glued.group("category") else 11] += 1
+    links, index, tooltips = sign_counts(texts, sign_lines(texts))
     for counts, sign in (
         (links, "a link"),
         (index, "the cost table and stratagem index"),
@@ -137,6 +119,57 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
         if (found := _majority(counts)) is not None:
             return found, sign
     return None, ""
+
+
+# A line that may open with a sign: ``Core`` (a core stratagem's heading or index row), a
+# numbered heading (``_NUMBERED_HEADING``), each after the line break before it.
+_SIGN_OPENING = re.compile(r"\n(?:Core|[A-Z][A-Z' -]*[A-Z]\d{2}\.\d{2})")
+_SIGN_NEEDLES = ("YOUR ", "CPCore", "/wh40k")
+"""What a sign inside a line holds: a cost tier, a glued core index row, a link."""
+
+
+def sign_lines(texts: list[str]) -> list[int]:
+    """The indexes of the lines (``texts``, stripped) that may hold a sign, in order: every
+    line ``sign_counts`` counts anything in is among them (a test holds the counts equal to
+    those of every line). They are found in the joined text (``str.find`` for a needle, a
+    pattern that opens with the line break, which is scanned for fast), not line by line."""
+    whole = "\n".join(texts)
+    starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+    found = {0} if texts else set()
+    for needle in _SIGN_NEEDLES:  # no needle holds a line break: each one lies in one line
+        at = whole.find(needle)
+        while at != -1:
+            found.add(bisect.bisect_right(starts, at) - 1)
+            at = whole.find(needle, at + 1)
+    for opening in _SIGN_OPENING.finditer(whole):
+        found.add(bisect.bisect_right(starts, opening.start() + 1) - 1)
+    return sorted(found)
+
+
+def sign_counts(
+    texts: list[str], indexes: Iterable[int]
+) -> tuple[Counter[Edition], Counter[Edition], Counter[Edition]]:
+    """How often the lines ``texts[i]`` (``i`` in ``indexes``) name each edition by a link, by
+    the page's cost table and stratagem index, and by core stratagem headings and numbered
+    rules."""
+    links: Counter[Edition] = Counter()
+    index: Counter[Edition] = Counter()
+    tooltips: Counter[Edition] = Counter()
+    for at in indexes:
+        text = texts[at]
+        if "/wh40k" in text and (found := link_edition(text)) is not None:
+            links[found] += 1
+        if "YOUR " in text and _COST_TIER.match(text.strip("| ")):
+            index[11] += 1
+        elif text.startswith("Core") and (core := _CORE_INDEX.fullmatch(text)):
+            edition: Edition = 10 if core.group("category") else 11
+            (tooltips if core.group("stratagem") else index)[edition] += 1
+        elif "A" <= text[:1] <= "Z" and _NUMBERED_HEADING.match(text):
+            tooltips[11] += 1
+        if "CPCore" in text:
+            for glued in _GLUED_CORE.finditer(text):
+                index[10 if glued.group("category") else 11] += 1
+    return links, index, tooltips
 
 
 def own_edition(

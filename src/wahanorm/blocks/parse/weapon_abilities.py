@@ -15,7 +15,7 @@ from wahanorm.blocks import grammar
 from wahanorm.blocks.parse.stats import canonical_stat_text
 from wahanorm.contract.ids import slugify
 from wahanorm.contract.models import WeaponAbility
-from wahanorm.errors import ParseFailure, Report
+from wahanorm.errors import BatchMemo, ParseFailure, Report
 
 _PARAM = re.compile(r"^(?P<base>.*?)\s+(?P<value>\S+)$")
 _ANTI = re.compile(r"^anti-(?P<keyword>.+?)\s*(?P<threshold>\d)\+$", re.IGNORECASE)
@@ -94,21 +94,38 @@ class _ToModels(Transformer[Token, object]):
 _TO_MODELS = _ToModels()
 
 
+_KEPT_LISTS: BatchMemo[str, AbilityList] = BatchMemo(16384)
+"""``parse_ability_list``'s memo: the same keyword list recurs on every datasheet of a weapon
+(thousands of rows of an export, every page dump of a batch), and is parsed once. A list that
+breaks the grammar is never kept: its ``ParseFailure`` carries the position of each place."""
+_KEPT_KNOWN: BatchMemo[str, tuple[tuple[WeaponAbility, ...] | None]] = BatchMemo(16384)
+"""``parse_known_abilities``'s memo (a weapon's name cell recurs on every page that arms it),
+its value in a one-tuple: None (not a list of known abilities) is kept too."""
+
+
 def parse_ability_list(text: str, path: str = "", line: int = 1) -> AbilityList:
     """All abilities of a keyword list, known or not, with the names the grammar does not know;
-    a list that breaks the grammar raises ``ParseFailure`` with its position."""
+    a list that breaks the grammar raises ``ParseFailure`` with its position. (The result is
+    shared between the places that print the same list: it is immutable.)"""
+    known = _KEPT_LISTS.get(text)
+    if known is not None:
+        return known
     if not text.strip():
         return AbilityList(abilities=())
     items = _comma_items(text)
-    if items is not None:
-        return AbilityList(
+    if items is None:
+        result = _parse_whole(text, path, line)
+    else:
+        result = AbilityList(
             abilities=tuple(ability for item in items for ability in item.abilities),
             unknown=tuple(dict.fromkeys(name for item in items for name in item.unknown)),
         )
-    return _parse_whole(text, path, line)
+    _KEPT_LISTS.keep(text, result)
+    return result
 
 
 def _parse_whole(text: str, path: str, line: int) -> AbilityList:
+    """The list by the grammar, as one."""
     tree = grammar.parse("weapon_abilities", "ability_list", text, path, line)
     result = _TO_MODELS.transform(tree)  # type: ignore[arg-type]
     assert isinstance(result, AbilityList)
@@ -146,12 +163,11 @@ def _comma_items(text: str) -> list[AbilityList] | None:
     return items
 
 
-@functools.lru_cache(maxsize=4096)
 def _item(piece: str) -> AbilityList | None:
-    """One item of a comma list by the grammar (the models are immutable: shared safely); None
-    when it breaks the grammar (the whole list then says where)."""
+    """One item of a comma list (no comma in it: the grammar reads it whole, kept in the same
+    memo as a list); None when it breaks the grammar (the whole list then says where)."""
     try:
-        return _parse_whole(piece, "", 1)
+        return parse_ability_list(piece)
     except ParseFailure:
         return None
 
@@ -184,13 +200,22 @@ def parse_weapon_abilities(text: str, path: str = "", line: int = 1) -> list[Wea
 
 def parse_known_abilities(text: str) -> list[WeaponAbility] | None:
     """The abilities of ``text`` when every word of it is a shared weapon ability, else None."""
+    kept = _KEPT_KNOWN.get(text)
+    if kept is None:
+        kept = (known_abilities(text),)
+        _KEPT_KNOWN.keep(text, kept)
+    return None if kept[0] is None else list(kept[0])
+
+
+def known_abilities(text: str) -> tuple[WeaponAbility, ...] | None:
+    """``parse_known_abilities`` read by Lark, without the memo."""
     try:
         tree = grammar.parser("weapon_abilities", "known_list").parse(text)
     except Exception:  # any Lark error means: not a list of known abilities
         return None
     result = _TO_MODELS.transform(tree)
     assert isinstance(result, AbilityList)
-    return list(result.abilities)
+    return result.abilities
 
 
 _BRACKETS = re.compile(r"^(?P<name>.*?)\s*\[(?P<list>[^\]]*)\]\s*$")

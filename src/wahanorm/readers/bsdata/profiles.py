@@ -16,7 +16,6 @@ import re
 
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.parse.weapon_abilities import (
-    AbilityList,
     parse_ability_list,
     report_unknown,
     split_profile,
@@ -206,7 +205,7 @@ def _weapon(data: DataSet, node: Node, kind: str) -> Weapon:
 def _abilities(text: str, node: Node, path: str, report: Report) -> list[WeaponAbility]:
     cleaned = clean_name(text)
     try:
-        parsed = _parsed(cleaned)
+        parsed = parse_ability_list(cleaned)
     except ParseFailure as failure:
         report.error(
             "weapon-abilities",
@@ -218,9 +217,3 @@ def _abilities(text: str, node: Node, path: str, report: Report) -> list[WeaponA
         return []
     report_unknown(parsed.unknown, clean_name(node.name), report, node.line, path)
     return list(parsed.abilities)
-
-
-@functools.lru_cache(maxsize=16384)
-def _parsed(text: str) -> AbilityList:
-    """Keyword lists repeat across units: each is parsed once (raises ``ParseFailure``)."""
-    return parse_ability_list(text)

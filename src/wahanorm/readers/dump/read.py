@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from typing import TypeVar
 
 from wahanorm.blocks import clean as cleaning
 from wahanorm.blocks import rules_text
@@ -31,7 +32,7 @@ from wahanorm.contract.models import (
     SourceRef,
     Stratagem,
 )
-from wahanorm.errors import ParseFailure, Report, caret_excerpt
+from wahanorm.errors import BatchMemo, ParseFailure, Report, caret_excerpt
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
 from wahanorm.readers.dump import textcontent
 from wahanorm.readers.dump.datasheet import read_datasheet
@@ -47,6 +48,8 @@ from wahanorm.readers.dump.segment import (
     Block,
     segment,
 )
+
+E = TypeVar("E", Stratagem, Rule)
 
 # Holes: places where the site dropped a keyword or left a placeholder. Each pattern comes with
 # a literal that any match contains, so a text is searched with the fast substring test first.
@@ -235,7 +238,27 @@ def _entries(
     return entities
 
 
+# The core stratagems and rules recur on every page dump of a batch: each text is read once
+# (when its reading says nothing), its entity then placed at each block that prints it.
+_STRATAGEMS: BatchMemo[tuple[str, ...], Stratagem] = BatchMemo(4096)
+_RULES: BatchMemo[tuple[str, tuple[str, ...]], Rule] = BatchMemo(4096)
+
+
+def _placed(entity: E, path: str, block: Block) -> E:
+    """``entity`` (read from the same text elsewhere, maybe) with this block as its source."""
+    [here] = entity.sources  # a dump's entity has the one block it was read from
+    if (here.path, here.line_start, here.line_end) == (path, block.first, block.last):
+        return entity  # read here
+    return entity.model_copy(update={"sources": _source(path, block)})
+
+
 def _stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
+    key = tuple(x.text for x in block.lines)
+    made = _STRATAGEMS.read(report, key, lambda: _read_stratagem(block, path, report))
+    return None if made is None else _placed(made, path, block)
+
+
+def _read_stratagem(block: Block, path: str, report: Report) -> Stratagem | None:
     try:
         entry = parse_entry([x.text for x in block.lines], path, block.first)
     except ParseFailure as exc:
@@ -364,6 +387,20 @@ def _rule(
     faction_names: set[str],
 ) -> Rule | None:
     name, number = _rule_heading(block.lines[0].text)
+    faction_rule = name.lower() in faction_names or any(
+        x.text.startswith("If your Army Faction is") for x in block.lines[1:]
+    )
+    namespace = datasheet.faction if (faction_rule and datasheet) else "core"
+    key = namespace, tuple(x.text for x in block.lines)
+    made = _RULES.read(
+        report, key, lambda: _read_rule(block, path, report, name, number, namespace)
+    )
+    return None if made is None else _placed(made, path, block)
+
+
+def _read_rule(
+    block: Block, path: str, report: Report, name: str, number: str | None, namespace: str
+) -> Rule | None:
     body = block.lines[1:]
     read = read_tables([x.text for x in body])
     for index in read.missing:
@@ -382,10 +419,6 @@ def _rule(
     if not shape.text:
         report.warning("empty-text", f"rule {name!r} has a heading and no text", block.first)
         return None
-    faction_rule = name.lower() in faction_names or any(
-        x.text.startswith("If your Army Faction is") for x in block.lines[1:]
-    )
-    namespace = datasheet.faction if (faction_rule and datasheet) else "core"
     return Rule(
         id=make_id(namespace, name),
         name=name,

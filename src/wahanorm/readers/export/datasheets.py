@@ -32,7 +32,6 @@ from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
 from wahanorm.blocks.parse.points import CostTable, Tier
 from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
 from wahanorm.blocks.parse.weapon_abilities import (
-    AbilityList,
     parse_ability_list,
     report_unknown,
     split_profile,
@@ -470,7 +469,7 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
     table = "Datasheets_wargear.csv"
     text = ctx.text(table, row, "description")
     try:
-        parsed = _cached_abilities(text)
+        parsed = parse_ability_list(text)
     except ParseFailure as failure:
         ctx.report.error(
             "weapon-abilities",
@@ -482,13 +481,6 @@ def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[Weapon
         return []
     report_unknown(parsed.unknown, name, ctx.report, row.line_start, ctx.path(table))
     return list(parsed.abilities)
-
-
-@functools.lru_cache(maxsize=16384)
-def _cached_abilities(text: str) -> AbilityList:
-    """The export repeats the same keyword lists thousands of times; each is parsed once (the
-    models are immutable, so sharing them is safe). Raises ``ParseFailure``."""
-    return parse_ability_list(text)
 
 
 # The columns an ability row is read from (with the glossary, the same for the whole export).
