@@ -224,59 +224,69 @@ def _build_on(parser: Any, path: str) -> list[Node]:
     their text is what comes before their first child (if any), and the text of any other
     element is no data (the whitespace between tags). Text is gathered only while such an
     element is open (expat hands it straight to a list's ``append``: no Python call per piece
-    of text), and no node is made for a container element. Closures, not methods: expat calls
-    them for every element."""
+    of text), and no node is made for a container element.
+
+    Closures, not methods: expat calls them for every element (some 460,000 in a whole
+    repository), so the common case does as little as it can: an element of a container is
+    made a node slot by slot (no ``__init__`` call), its start saves the (owner, container)
+    it opened in and its end restores them in one step."""
     root: list[Node] = []
-    nodes: list[Node] = []  # the open nodes (elements of containers, text elements, the root)
-    aboves: list[Node | None] = []  # the owner around each
+    opened: list[tuple[Node, Node | None, str]] = []  # each open node, the state around it
     owner: Node | None = None  # the innermost open node that is no text element
     container = ""  # the open container element (no element opens directly inside another)
     text: list[str] | None = None  # an open element of text's text, until a child begins
     text_elements = TEXT_ELEMENTS
     with_text = TEXTS
     new = Node
+    blank = object.__new__
+    push = opened.append
+    pop = opened.pop
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         nonlocal owner, container, text
         if text is not None:  # an element of text's own text ends at its first child
-            nodes[-1].text = "".join(text)
+            opened[-1][0].text = "".join(text)
             text = None
             parser.CharacterDataHandler = None
         if ":" in tag:
             tag = tag.rpartition(":")[2]
-        if container:  # an element of a container
-            node = new(tag, attrs, container, "", [], parser.CurrentLineNumber, 0, path)
+        if container:  # an element of a container: Node(tag, attrs, container, …) made bare
+            node: Node = blank(new)
+            node.tag = tag
+            node.attrs = attrs
+            node.container = container
+            node.text = ""
+            node.children = []
+            node.line = parser.CurrentLineNumber
+            node.file = path
+            node._by_container = None
             owner.children.append(node)  # type: ignore[union-attr]
-            nodes.append(node)
-            aboves.append(owner)
+            push((node, owner, container))
             owner, container = node, ""
+            if tag in with_text:
+                text = []
+                parser.CharacterDataHandler = text.append
         elif owner is None:
             attrs = {k: v for k, v in attrs.items() if not k.startswith("xmlns")}
             node = new(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             root.append(node)
-            nodes.append(node)
-            aboves.append(None)
+            push((node, None, ""))
             owner = node
-            return
         elif tag in text_elements:
             node = new(tag, attrs, "", "", [], parser.CurrentLineNumber, 0, path)
             owner.children.append(node)
-            nodes.append(node)
-            aboves.append(owner)
-        else:  # a container
-            container = tag
-            return
-        if tag in with_text:
+            push((node, owner, ""))
             text = []
             parser.CharacterDataHandler = text.append
+        else:  # a container
+            container = tag
 
     def end(_tag: str) -> None:
         nonlocal owner, container, text
         if container:  # the container ends (its elements, being nodes, ended before)
             container = ""
             return
-        node = nodes.pop()
-        above = aboves.pop()
+        node, owner, container = pop()
         node.end = parser.CurrentLineNumber
         if text is not None:  # no child began
             node.text = "".join(text)
@@ -284,10 +294,6 @@ def _build_on(parser: Any, path: str) -> list[Node]:
             parser.CharacterDataHandler = None
         elif node.text and not node.text.strip():  # only blanks before its first child
             node.text = ""
-        if node.container:
-            owner, container = above, node.container
-        elif node.tag not in text_elements:
-            owner = above
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
