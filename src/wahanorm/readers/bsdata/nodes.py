@@ -12,7 +12,7 @@ a whole repository is some 50 MB of XML); its attributes come as the dict the no
 
 Positions (``SourceRef``): an XML element spans the lines of its start and end tags, as expat
 reports them; a JSON entry spans the lines of its braces ``{`` … ``}``. Those come from one scan
-of the bytes with every string blanked (a JSON string holds no raw line break, so blanking keeps
+of the bytes with every string cut out (a JSON string holds no raw line break, so cutting keeps
 the lines): the braces left are the objects' own, matched by a stack, in the document order in
 which orjson hands the objects over. Both are exact for any layout, pretty-printed or not.
 """
@@ -302,7 +302,6 @@ def _build_on(parser: Any, path: str) -> list[Node]:
 
 # --------------------------------------------------------------------------------------- JSON
 
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _BRACE = re.compile(rb"[{}]")
 
 
@@ -328,7 +327,7 @@ def load_json(data: bytes, path: str) -> Document:
 
 def _object_spans(data: bytes) -> list[tuple[int, int]]:
     """(first line, last line) of every JSON object of ``data``, in the order they open."""
-    blanked = _JSON_STRING.sub(b'""', data)  # same lines: strings hold no raw line break
+    blanked = outside_strings(data)  # same lines: strings hold no raw line break
     spans: list[tuple[int, int]] = []
     stack: list[int] = []
     line, counted = 1, 0  # the line at offset ``counted``
@@ -344,6 +343,19 @@ def _object_spans(data: bytes) -> list[tuple[int, int]]:
             index = stack.pop()
             spans[index] = (spans[index][0], line)
     return spans
+
+
+def outside_strings(data: bytes) -> bytes:
+    """``data`` (well-formed JSON) with its strings cut out: what is left holds every brace
+    outside a string and every line break, in order (a string holds no raw line break). An
+    escape is a backslash and the byte after it, so each ``\\\\`` and then each ``\\"`` is
+    made two plain bytes (pairs taken from the left, as a string's escapes pair; backslashes
+    stand only in strings), and every quote left opens or closes a string: what lies between
+    the first, between the second and third, the fourth and fifth … is outside. Three passes
+    in C instead of a regular expression replacing each string (about half the time on the
+    11th edition's files)."""
+    plain = data.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+    return b"".join(plain.split(b'"')[::2])
 
 
 def _singular(container: str) -> str:
