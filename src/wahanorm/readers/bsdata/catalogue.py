@@ -126,8 +126,9 @@ def contents(data: DataSet) -> Contents:
         found.faction_counts.update(unit.factions)
     _document_factions(data, found)
     _faction_names(data, found)
-    _dispositions(data, found)
-    _detachments(data, found)
+    configurations = _configurations(data)  # asked twice: found once
+    _dispositions(data, found, configurations)
+    _detachments(data, found, configurations)
     _enhancements(data, found)
     return found
 
@@ -275,15 +276,19 @@ def _choices(data: DataSet, entry: Node) -> list[Node]:
     return choices
 
 
-def _dispositions(data: DataSet, found: Contents) -> None:
-    for entry, _ in _configurations(data):
+def _dispositions(
+    data: DataSet, found: Contents, configurations: list[tuple[Node, Document]]
+) -> None:
+    for entry, _ in configurations:
         if entry.name.strip().lower() == FORCE_DISPOSITION:
             found.dispositions.update(clean_name(choice.name) for choice in _choices(data, entry))
 
 
-def _detachments(data: DataSet, found: Contents) -> None:
+def _detachments(
+    data: DataSet, found: Contents, configurations: list[tuple[Node, Document]]
+) -> None:
     seen: set[int] = set()
-    for entry, document in _configurations(data):
+    for entry, document in configurations:
         faction = document_faction(data, found, document)
         for choice in _choices(data, entry):
             if not choice.items("rules") or id(choice) in seen:
