@@ -1,18 +1,21 @@
 """A run converts without cyclic garbage collection (``pipeline.run.fewer_collections``), and
 leaves the collector as it found it: switched on or off as before, its thresholds, a process's
-own frozen objects frozen; what the run made is not scanned again by the young generations, and
+own frozen objects frozen, and alone beside another thread; what the run made is not scanned again by the young generations, and
 a cycle made in a run is still freed by a full collection."""
 
 from __future__ import annotations
 
 import gc
+import threading
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from wahanorm import pipeline
+from wahanorm.pipeline import run
 from wahanorm.pipeline.run import fewer_collections
 
 
@@ -31,29 +34,53 @@ class _Node:
         self.other: object = self
 
 
-def test_no_collection_runs_while_a_run_converts(repo_cwd: Path, collector: None) -> None:
+def test_no_collection_runs_while_a_run_converts(
+    repo_cwd: Path, collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gc.enable()
     gc.collect()
     collections: list[int] = []
+    inside = [False]
 
     def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start" and inside:
+        if phase == "start" and inside[0]:
             collections.append(info["generation"])
 
-    inside = False
+    real = run._extract_all
+
+    def reading(*args: Any, **named: Any) -> Any:  # the run's reading, marked
+        inside[0] = True
+        try:
+            return real(*args, **named)
+        finally:
+            inside[0] = False
+
+    monkeypatch.setattr(run, "_extract_all", reading)
     gc.callbacks.append(note)
     try:
-        with fewer_collections():
-            inside = True
-            assert not gc.isenabled()
-            conversion = pipeline.convert([Path("raw")])
-            inside = False
+        conversion = pipeline.convert([Path("raw")])  # its own block, none of the test's
     finally:
         gc.callbacks.remove(note)
     assert conversion.entities
-    assert collections == []
+    assert collections == []  # at Python's thresholds the raw samples take dozens
     assert gc.isenabled()
     assert gc.get_count()[0] < 100  # the run's objects are no longer young: not scanned again
+
+
+def test_beside_another_thread_the_collector_is_left_alone(collector: None) -> None:
+    gc.enable()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with fewer_collections():
+            assert gc.isenabled()  # the other thread's garbage is collected as ever
+            made = [_Node() for _ in range(1000)]
+            assert gc.get_count()[0] > 0
+    finally:
+        stop.set()
+        other.join()
+    del made
 
 
 def test_the_collector_is_left_as_it_was(collector: None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import threading
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -101,7 +102,14 @@ def fewer_collections() -> Iterator[None]:
     (which Python starts only after many more survivors, and a command ends first); the few
     cycles a run makes wait for it. Peak memory stays the same. Where the process froze objects
     of its own (``gc.freeze`` before a fork), they are left frozen: the block's objects stay
-    young and the next collection scans them, as without this."""
+    young and the next collection scans them, as without this.
+
+    The collector is the whole process's: a run changes it only while the run is the process's
+    one thread (a command, a script). Beside other threads (a service calling
+    ``wahanorm.convert``) it is left as it is, collecting as without this."""
+    if threading.active_count() > 1:
+        yield
+        return
     collecting = gc.isenabled()
     gc.disable()
     try:

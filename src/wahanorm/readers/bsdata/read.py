@@ -4,7 +4,6 @@ resolve links across them, build the entities, and tell each part's edition by i
 
 from __future__ import annotations
 
-import gc
 import io
 import re
 import zipfile
@@ -31,14 +30,9 @@ def read_catalogues(files: Sequence[Source], display: str, said: Edition | None 
     tiers, support characters). Links are resolved across all the files; nothing raises: an
     unreadable or malformed file is an error diagnostic with its line, and the others are read."""
     # The trees are many small objects without reference cycles (nodes do not point to their
-    # parents): the cyclic collector would only scan them again and again while they grow.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _read(files, display, said)
-    finally:
-        if collecting:
-            gc.enable()
+    # parents): a run reads them with the cyclic collector off (``pipeline.run``'s one rule for
+    # it, around every reader).
+    return _read(files, display, said)
 
 
 def _read(files: Sequence[Source], display: str, said: Edition | None) -> Reading:
