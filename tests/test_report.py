@@ -3,6 +3,8 @@ read again so that each diagnostic keeps its place."""
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Callable
 
 from wahanorm.errors import BatchMemo, Report
@@ -140,3 +142,30 @@ def test_clear_all_forgets_what_every_batch_memo_keeps() -> None:
         memo.read(Report(), "row", lambda: "kept")
     BatchMemo.clear_all()
     assert [len(memo) for memo in memos] == [0, 0]
+
+
+def test_threads_that_keep_in_a_full_memo_at_once_drop_one_oldest_each() -> None:
+    # Without the lock two threads picked the same oldest key and the second one's ``del``
+    # raised KeyError (a service converting in threads, once a memo is full).
+    memo: BatchMemo[tuple[int, int], int] = BatchMemo(64)
+    failures: list[BaseException] = []
+
+    def keep_many(thread: int) -> None:
+        try:
+            for n in range(20_000):
+                memo.keep((thread, n), n)
+        except BaseException as exc:  # any failure of a thread is the finding
+            failures.append(exc)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as they can
+    try:
+        threads = [threading.Thread(target=keep_many, args=(t,)) for t in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert failures == []
+    assert len(memo) == 64

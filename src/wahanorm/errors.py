@@ -8,6 +8,8 @@ cannot be read; the pipeline catches ``WahanormError`` at each input's boundary.
 from __future__ import annotations
 
 import functools
+import threading
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, Literal, NamedTuple, TypeVar, overload
@@ -228,14 +230,16 @@ class BatchMemo(Generic[K, V]):
     (one input, where a note already said once stays said), a reading that asked
     ``Report.first_time`` is read again, since in another input it would say its note. So what
     an input gives never depends on the inputs read before it: its diagnostics are its own, and
-    a kept value is what reading it again would make (models are immutable)."""
+    a kept value is what reading it again would make (models are immutable). A memo of a module
+    lives as long as the process, holding at most ``size`` values; threads may share it."""
 
-    _every: ClassVar[list[BatchMemo[Hashable, object]]] = []
+    _every: ClassVar[weakref.WeakSet[BatchMemo[Hashable, object]]] = weakref.WeakSet()
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._kept: dict[K, V] = {}
-        BatchMemo._every.append(self)  # type: ignore[arg-type]
+        self._lock = threading.Lock()  # two threads that keep at once drop one oldest each
+        BatchMemo._every.add(self)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -247,9 +251,10 @@ class BatchMemo(Generic[K, V]):
     def keep(self, key: K, value: V) -> None:
         """Keep ``value`` for ``key`` (for a reading that can say nothing: a pure function of
         ``key``), the oldest value going when the memo is full."""
-        if len(self._kept) >= self.size:
-            del self._kept[next(iter(self._kept))]
-        self._kept[key] = value
+        with self._lock:
+            if len(self._kept) >= self.size:
+                del self._kept[next(iter(self._kept))]
+            self._kept[key] = value
 
     def read(self, report: Report, key: K, read: Callable[[], V | None]) -> V | None:
         """The kept value for ``key``, else ``read()`` (None: nothing to keep), kept when the
@@ -266,8 +271,9 @@ class BatchMemo(Generic[K, V]):
     @classmethod
     def clear_all(cls) -> None:
         """Forget what every memo keeps (a benchmark of first readings, a test)."""
-        for memo in cls._every:
-            memo._kept.clear()
+        for memo in list(cls._every):
+            with memo._lock:
+                memo._kept.clear()
 
 
 class OutputError(WahanormError):
