@@ -34,9 +34,15 @@ def _child(temp: Path) -> str:
 
 def test_a_parser_with_a_transformer_is_cached_between_processes(tmp_path: Path) -> None:
     first = _child(tmp_path)
-    saved = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".lark_cache"))
+    saved = {p: p.stat().st_mtime_ns for p in tmp_path.iterdir() if p.name.startswith(".lark")}
     assert len(saved) == 2  # one per parser: the analysed grammar, no transformer in it
-    second = _child(tmp_path)  # loads both from the cache
+    for path in saved:  # older than they are, so that a rewrite would show
+        os.utime(path, ns=(saved[path] - 10**9, saved[path] - 10**9))
+    touched = {path: path.stat().st_mtime_ns for path in saved}
+    second = _child(tmp_path)
+    # Lark saves a parser again only when it could not load it (a failed load is logged, not
+    # raised): files left as they were mean the second process loaded both.
+    assert {path: path.stat().st_mtime_ns for path in saved} == touched
     assert second == first
     assert '"name": "Deadly Demise", "parameter": "D6"' in first
     assert "StratagemEntry" in first and "It acts." in first
