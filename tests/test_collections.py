@@ -6,6 +6,9 @@ a cycle made in a run is still freed by a full collection."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 import threading
 import weakref
 from collections.abc import Iterator
@@ -120,3 +123,42 @@ def test_objects_the_process_froze_stay_frozen(collector: None) -> None:
     assert gc.get_freeze_count() == frozen
     assert gc.isenabled()
     del made
+
+
+_ON_A_TERMINAL = """
+import contextlib, threading
+import wahanorm.pipeline.run as run
+real, threads = run.fewer_collections, []
+
+@contextlib.contextmanager
+def counted():
+    threads.append(threading.active_count())
+    with real():
+        yield
+
+run.fewer_collections = counted
+import wahanorm.cli as cli
+code = cli.main(["convert", "raw", "--no-cache", "--out", OUT])
+print(code, sorted(set(threads)))
+"""
+
+
+def test_on_a_terminal_the_progress_bar_starts_no_thread(repo_cwd: Path, tmp_path: Path) -> None:
+    # tqdm's monitor thread would leave the collector on for the whole run (a second thread).
+    leader, follower = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _ON_A_TERMINAL.replace("OUT", repr(str(tmp_path / "out")))],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=follower,  # a terminal: the progress bar is drawn
+            text=True,
+            check=True,
+            timeout=300,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    code, threads = done.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert code in ("0", "1")
+    assert threads == "[1]"

@@ -248,6 +248,9 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
         return
     from tqdm import tqdm  # only on a terminal: the import costs a run from the cache dearly
 
+    # No monitor thread: the bar is refreshed at each step, and beside another thread a run
+    # leaves the garbage collector on (``pipeline.run.fewer_collections``).
+    tqdm.monitor_interval = 0
     with tqdm(total=0, unit="input", file=sys.stderr, leave=False, disable=None) as bar:
 
         def update(done: int, total: int, note: str) -> None:
