@@ -1,5 +1,5 @@
 """``python -m wahanorm``."""
 
-from wahanorm.cli import main
+from wahanorm.cli import command
 
-raise SystemExit(main())
+command()

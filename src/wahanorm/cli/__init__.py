@@ -11,10 +11,12 @@ module here: ``add(commands)`` declares its arguments and the function that runs
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import traceback
 from pathlib import Path
+from typing import NoReturn
 
 from wahanorm import __version__
 from wahanorm.cli import convert, crosscheck, diff, explain, outputs
@@ -39,6 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
     for module in COMMANDS:
         module.add(commands)
     return parser
+
+
+def command() -> NoReturn:
+    """The ``wahanorm`` program (its console script, ``python -m wahanorm``): ``main``, then the
+    process ends. The objects a run leaves are frozen first (``gc.freeze``), so that Python's
+    last collection at exit does not scan them all only to free a few: 0.19 s of user CPU after
+    a whole export, for memory the system takes back anyway."""
+    code = main()
+    gc.freeze()
+    raise SystemExit(code)
 
 
 def main(argv: list[str] | None = None) -> int:
