@@ -63,10 +63,12 @@ def crosscheck(
     a = {k: e for k, e in a_read.by_key.items() if not kinds or k[1] in kinds}
     b = {k: e for k, e in b_read.by_key.items() if not kinds or k[1] in kinds}
     both = {k[1] for k in a} & {k[1] for k in b}
-    presence = _presence(a), _presence(b)
-    shared = _shared_patterns(presence, both, fields)
     a_both = {k: e for k, e in a.items() if k[1] in both}
     b_both = {k: e for k, e in b.items() if k[1] in both}
+    # what each side holds of the kinds both hold: a kind only one side holds (an export's
+    # 1,400 stratagems against BSData) is counted as not compared, its parts never asked
+    presence = _presence(a_both), _presence(b_both)
+    shared = _shared_patterns(presence, both, fields)
     pairing = pair_entities(a_both, b_both, lambda k, e: form.pruned(e, shared[k[1]]))
     named = faction_pairs(pairing.pairs, a, b)
     b_factions: dict[str, str] = {}
@@ -240,6 +242,7 @@ def _checks(
     checks: list[EntityCheck] = []
     fields: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
     wrong: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
+    names_of = {kind: {form.field_of(p) for p in shared[kind]} for kind in by_kind}
     for pair in pairs:
         kind = pair.a[1]
         mine, theirs = a[pair.a], b[pair.b]
@@ -253,7 +256,7 @@ def _checks(
             if not form.same_but_punctuation(ch.old, ch.new) and not form.is_wording(ch.path)
         ]
         said = [_disagreement(ch, labels, names) for ch in changes]
-        for name in {form.field_of(p) for p in shared[kind]}:
+        for name in names_of[kind]:
             if not (_empty(a_form.get(name)) and _empty(b_form.get(name))):
                 fields[kind][name] += 1
         for name in {d.field for d in said}:
