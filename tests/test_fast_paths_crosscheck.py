@@ -7,7 +7,8 @@ snapshots (data for some files only, data for no file), and on the whole inputs 
 
 ``form.Presence`` makes each path's string once (``_Path``) and ``form.pruned`` asks each key's
 path once per ``Kept``: both checked against the whole way, every part's path made and looked
-up, on odd entities, the committed fixtures and the whole inputs."""
+up, on odd entities, the committed fixtures and the whole inputs; so is ``form.plain_pruned``,
+``pruned`` and ``plain_in_capitals`` in one walk."""
 
 from __future__ import annotations
 
@@ -176,6 +177,27 @@ ODD = [
     {"kind": "rule", "id": "x/c", "name": None, "t": [{"u": False}, "s", {"v": {}}, {"w": []}]},
     {"kind": "rule", "id": "x/d", "a": [], "t": [{"u": {"x": [{"y": "z"}]}}, {"u": "leaf"}]},
     {"kind": "rule", "id": "x/e", "edition": 10, "variants": [{"name": "V"}], "a": "text"},
+    # spellings: keywords (of a unit, of a weapon, as a list of dicts), weapon abilities' names
+    # and keywords, typographic quotes, runs of spaces, a mixed list holding a dict
+    {
+        "kind": "datasheet",
+        "id": "x/f",
+        "name": "Boyz’  Mob",
+        "keywords": ["Orks  Infantry", {"name": "mob"}, 3],
+        "faction_keywords": [{"keywords": ["orks"]}],
+        "weapons": [
+            {
+                "name": "Slugga",
+                "keywords": ["pistol"],
+                "abilities": [{"name": "pistol", "keyword": "x y"}],
+            },
+            {"name": "Choppa", "abilities": [{"name": "‘sustained’", "text": "Hits  1"}]},
+        ],
+        "abilities": {
+            "core": [{"name": "Deep  strike", "keyword": "z"}],
+            "other": ["a", {"b": "c"}],
+        },
+    },
 ]
 
 
@@ -189,7 +211,11 @@ def assert_presence_and_pruning(entities: list[dict[str, Any]]) -> None:
     for allowed in (patterns, patterns[::2], patterns[1::3], ["name"]):
         keep = form.kept(allowed)  # one for all the entities, as the engine prunes them
         for entity in entities:
-            assert form.pruned(entity, keep) == pruned_the_whole_way(entity, frozenset(keep))
+            whole_way = pruned_the_whole_way(entity, frozenset(keep))
+            assert form.pruned(entity, keep) == whole_way
+            # and in one walk with the spelling taken out, keys in the same order
+            plain = form.plain_in_capitals(whole_way)
+            assert orjson.dumps(form.plain_pruned(entity, keep)) == orjson.dumps(plain)
 
 
 def test_presence_and_pruning_on_odd_entities() -> None:

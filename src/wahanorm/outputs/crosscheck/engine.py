@@ -248,8 +248,7 @@ def _checks(
         kind = pair.a[1]
         mine, theirs = a[pair.a], b[pair.b]
         a_form, b_form = form.in_one_form(
-            form.pruned(form.known_only(mine, spaces[1]), shared[kind]),
-            form.pruned(form.known_only(theirs, spaces[0]), shared[kind]),
+            form.known_only(mine, spaces[1]), form.known_only(theirs, spaces[0]), shared[kind]
         )
         changes = [
             ch

@@ -216,6 +216,58 @@ def plain_in_capitals(value: Json, path: str = "") -> Json:
     return value
 
 
+def plain_pruned(entity: Entity, keep: Kept) -> Entity:
+    """``plain_in_capitals(pruned(entity, keep))`` in one walk: only the parts ``keep`` holds,
+    each made anew in one spelling, keywords in capitals (one walk and one copy of each pair's
+    entities, where the two made two of each)."""
+    out: dict[str, Json] = {}
+    for k, v in entity.items():
+        if k not in LEFT_OUT and k in keep:  # a field's path is its name
+            _plain_pruned_part("", k, k, v, keep, out)
+    return out
+
+
+def _plain_pruned_dict(path: str, value: dict[str, Json], keep: Kept) -> Entity:
+    # ``path`` as ``pruned`` names this dict; ``plain_in_capitals`` names it the same way
+    out: dict[str, Json] = {}
+    paths = keep.below.get(path)
+    if paths is None:
+        paths = keep.below[path] = {}
+    for k, v in value.items():
+        inner = paths.get(k)
+        if inner is None:  # the first time this key is met at this path
+            inner = f"{path}.{k}"
+            inner = paths[k] = inner if inner in keep else ""
+        if inner:
+            _plain_pruned_part(path, k, inner, v, keep, out)
+    return out
+
+
+def _plain_pruned_part(
+    path: str, key: str, inner: str, value: Json, keep: Kept, out: dict[str, Json]
+) -> None:
+    # one part kept, ``key`` of the dict at ``path``, itself at ``inner``: as
+    # ``plain_in_capitals`` writes the part ``pruned`` keeps of it
+    kind = type(value)
+    if kind is str:
+        upper = path == WEAPON_ABILITIES and key in ("name", "keyword")
+        out[key] = _plain_text(value).upper() if upper else _plain_text(value)
+    elif kind is list and key in KEYWORD_FIELDS:
+        words = _pruned(inner, value, keep)
+        out[key] = [_plain_text(x).upper() if type(x) is str else plain(x) for x in words]
+    elif kind is dict:
+        out[key] = _plain_pruned_dict(inner, value, keep)
+    elif kind is list and value and all(type(x) is dict for x in value):
+        items = keep.items.get(inner)
+        if items is None:
+            items = keep.items[inner] = f"{inner}[]"
+        out[key] = [_plain_pruned_dict(items, item, keep) for item in value]
+    elif kind is list:
+        out[key] = plain_in_capitals(value, inner)  # ``pruned`` keeps it whole
+    else:
+        out[key] = value
+
+
 def as_a_names(entity: Entity, factions: dict[str, str], ids: dict[str, str]) -> Entity:
     """B's entity with the factions and ids the two name differently written as A names them
     (``factions``, ``ids``: B's name → A's)."""
@@ -261,12 +313,16 @@ def _bare_words(text: str) -> list[str]:
     return [w for w in words if w]
 
 
-def in_one_form(a: Entity, b: Entity) -> tuple[Entity, Entity]:
-    """``a`` and ``b`` with the differences of form taken out (see the module's doc); B's list
-    items take A's spelling of a name that differs only in letter case. (Both are new values:
-    ``plain_in_capitals`` makes every dict and list anew, so the entities given are never
+def in_one_form(a: Entity, b: Entity, keep: Kept | None = None) -> tuple[Entity, Entity]:
+    """``a`` and ``b`` (with only the parts ``keep`` holds, when given: ``pruned``) with the
+    differences of form taken out (see the module's doc); B's list items take A's spelling of
+    a name that differs only in letter case. (Both are new values: ``plain_in_capitals`` and
+    ``plain_pruned`` make every dict and list anew, so the entities given are never
     changed.)"""
-    a, b = plain_in_capitals(a), plain_in_capitals(b)
+    if keep is None:
+        a, b = plain_in_capitals(a), plain_in_capitals(b)
+    else:
+        a, b = plain_pruned(a, keep), plain_pruned(b, keep)
     _same_names(a, b)
     profiles_a, profiles_b = a.get("profiles"), b.get("profiles")
     if isinstance(profiles_a, list) and isinstance(profiles_b, list):
