@@ -187,3 +187,33 @@ def test_the_program_leaves_its_objects_frozen_to_the_end(repo_cwd: Path, tmp_pa
     scripts = tomllib.loads((repo_cwd / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts == {"wahanorm": "wahanorm.cli:command"}
     assert "command()" in (repo_cwd / "src" / "wahanorm" / "__main__.py").read_text()
+
+
+def test_no_collection_runs_while_a_crosscheck_reads_and_compares(collector: None) -> None:
+    # ``diff`` and ``crosscheck`` load both sides and compare them through ``compare_sides``:
+    # the entity files parsed are trees without cycles, scanned for nothing by full collections
+    import io
+
+    from wahanorm.cli.diff import compare_sides
+
+    fixtures = Path(__file__).parent / "fixtures"
+    gc.enable()
+    seen: list[bool] = []
+
+    def compare(a: object, b: object) -> int:
+        seen.append(gc.isenabled())
+        return 0
+
+    err = io.StringIO()
+    found = compare_sides(
+        "crosscheck",
+        str(fixtures / "export" / "wahapedia-10ed-2026-02-14"),
+        str(fixtures / "bsdata" / "wh40k-10e-2026-02-14"),
+        compare,
+        err,
+    )
+    assert found == 0 and seen == [False]
+    assert gc.isenabled()
+    missing = compare_sides("crosscheck", str(fixtures / "no-such-folder"), ".", compare, err)
+    assert missing is None and "no such file or folder" in err.getvalue()
+    assert gc.isenabled()  # put back after an input error too

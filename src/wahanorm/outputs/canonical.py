@@ -37,8 +37,13 @@ def render_outputs(
     entities: Iterable[Any],
     diagnostics: list[Diagnostic],
     data_version: str | None = None,
+    entity_data: dict[str, Any] | None = None,
 ) -> dict[str, str]:
-    """Every file of an output folder as ``relative path → text``, index included."""
+    """Every file of an output folder as ``relative path → text``, index included.
+    ``entity_data``, when given, is filled with each entity file's JSON value (``relative path
+    → the data its text is written from``): the values its text parses back to, its keys in the
+    model's order where the text sorts them (a crosscheck of raw inputs reads them without
+    parsing the texts again)."""
     from wahanorm.contract.models import Index, IndexEntry
 
     files: dict[str, str] = {}
@@ -54,6 +59,8 @@ def render_outputs(
             diagnostics.append(_path_diagnostic(entity, rel, problem))
             continue
         files[rel] = canonical_json(data)
+        if entity_data is not None:
+            entity_data[rel] = data
         said = {k: v for k, v in data.items() if k not in ("sources", "variants")}
         entries.append(
             IndexEntry(

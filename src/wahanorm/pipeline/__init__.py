@@ -64,8 +64,10 @@ def converted(paths: list[Path]) -> Converted:
     from wahanorm.outputs.diff.sides import Converted
     from wahanorm.pipeline.run import convert
 
-    conversion = convert(paths)
-    return Converted(conversion.files, len(conversion.entities), conversion.errors)
+    conversion = convert(paths, entity_data=True)  # read by the engine without parsing again
+    return Converted(
+        conversion.files, len(conversion.entities), conversion.errors, conversion.entity_data
+    )
 
 
 __all__ = [

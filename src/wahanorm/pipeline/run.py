@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wahanorm.blocks.edition import as_edition
 from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
@@ -54,6 +54,9 @@ class Conversion:
     run_key: str | None = None
     cached_rows: list[DiagnosticRow] | None = None
     load_files: Callable[[], dict[str, str]] | None = None
+    entity_data: dict[str, Any] | None = None
+    """Each entity file's JSON value (``relative path → data``) when the run was asked to keep
+    them (``convert(..., entity_data=True)``) and converted; None from the cache."""
 
     @property
     def files(self) -> dict[str, str]:
@@ -193,6 +196,7 @@ def convert(
     cache: Cache | None = None,
     progress: Progress | None = None,
     edition: int | None = None,
+    entity_data: bool = False,
 ) -> Conversion:
     """Convert every input below ``paths`` into the files of an output folder.
 
@@ -200,7 +204,8 @@ def convert(
     bytes are the same whatever the number of workers. With a ``cache``, unchanged inputs (and an
     unchanged run) are not converted again. ``progress(done, total, note)`` is called as inputs
     finish, and with the steps of a long input. ``edition`` (10 or 11) is the user's word for
-    inputs that do not tell their own edition.
+    inputs that do not tell their own edition. ``entity_data`` keeps each entity file's JSON
+    value beside its text (``Conversion.entity_data``), for a caller that reads them.
     """
     items, skipped, missing = ingest.discover(paths)
     said = as_edition(edition) if edition is not None else None
@@ -239,7 +244,7 @@ def convert(
         )
     with fewer_collections():
         extractions = _extract_all(items, keys, jobs, cache, progress)
-        result = assemble(extractions, run, len(items) + len(missing))
+        result = assemble(extractions, run, len(items) + len(missing), entity_data)
     result.failed = [*missing, *result.failed]
     if cache and whole:
         result.run_key = whole
@@ -296,8 +301,11 @@ def _extract_all(
     return [done[i] for i in range(len(items))]
 
 
-def assemble(extractions: list[Extraction], run: Report, inputs: int) -> Conversion:
-    """Merge the extractions of a run and render its output files."""
+def assemble(
+    extractions: list[Extraction], run: Report, inputs: int, entity_data: bool = False
+) -> Conversion:
+    """Merge the extractions of a run and render its output files (and keep each entity
+    file's JSON value, with ``entity_data``)."""
     from wahanorm.pipeline.merge import merge_entities
 
     entities: list[Entity] = []
@@ -313,5 +321,8 @@ def assemble(extractions: list[Extraction], run: Report, inputs: int) -> Convers
             failed.append(extraction.path)
     merged = merge_entities(entities, run)
     data_version = ", ".join(versions) or None
-    files = render_outputs(merged, run.diagnostics, data_version)
-    return Conversion(files, merged, run.diagnostics, inputs, failed, data_version)
+    data: dict[str, Any] | None = {} if entity_data else None
+    files = render_outputs(merged, run.diagnostics, data_version, data)
+    return Conversion(
+        files, merged, run.diagnostics, inputs, failed, data_version, entity_data=data
+    )

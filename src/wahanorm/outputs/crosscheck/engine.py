@@ -5,10 +5,11 @@ the two sides by their labels."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, get_args
+
+import orjson
 
 from wahanorm.contract.ids import slugify
 from wahanorm.contract.layout import INDEX_NAME
@@ -63,10 +64,12 @@ def crosscheck(
     a = {k: e for k, e in a_read.by_key.items() if not kinds or k[1] in kinds}
     b = {k: e for k, e in b_read.by_key.items() if not kinds or k[1] in kinds}
     both = {k[1] for k in a} & {k[1] for k in b}
-    presence = _presence(a), _presence(b)
-    shared = _shared_patterns(presence, both, fields)
     a_both = {k: e for k, e in a.items() if k[1] in both}
     b_both = {k: e for k, e in b.items() if k[1] in both}
+    # what each side holds of the kinds both hold: a kind only one side holds (an export's
+    # 1,400 stratagems against BSData) is counted as not compared, its parts never asked
+    presence = _presence(a_both), _presence(b_both)
+    shared = _shared_patterns(presence, both, fields)
     pairing = pair_entities(a_both, b_both, lambda k, e: form.pruned(e, shared[k[1]]))
     named = faction_pairs(pairing.pairs, a, b)
     b_factions: dict[str, str] = {}
@@ -206,11 +209,11 @@ def _shared_patterns(
     presence: tuple[dict[str, set[str]], dict[str, set[str]]],
     both: set[str],
     fields: Sequence[str],
-) -> dict[str, frozenset[str]]:
+) -> dict[str, form.Kept]:
     """Per kind, the parts both sides have (those ``fields`` are in, when given), as ``pruned``
     keeps them."""
     mine, theirs = presence
-    shared: dict[str, frozenset[str]] = {}
+    shared: dict[str, form.Kept] = {}
     for kind in both:
         patterns = mine.get(kind, set()) & theirs.get(kind, set())
         if fields:
@@ -230,7 +233,7 @@ def _checks(
     a: dict[Key, Entity],
     b: dict[Key, Entity],
     spaces: tuple[set[str], set[str]],
-    shared: dict[str, frozenset[str]],
+    shared: dict[str, form.Kept],
     grouper: Places,
     labels: tuple[str, str],
     names: dict[str, str],
@@ -240,12 +243,12 @@ def _checks(
     checks: list[EntityCheck] = []
     fields: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
     wrong: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
+    names_of = {kind: {form.field_of(p) for p in shared[kind]} for kind in by_kind}
     for pair in pairs:
         kind = pair.a[1]
         mine, theirs = a[pair.a], b[pair.b]
         a_form, b_form = form.in_one_form(
-            form.pruned(form.known_only(mine, spaces[1]), shared[kind]),
-            form.pruned(form.known_only(theirs, spaces[0]), shared[kind]),
+            form.known_only(mine, spaces[1]), form.known_only(theirs, spaces[0]), shared[kind]
         )
         changes = [
             ch
@@ -253,7 +256,7 @@ def _checks(
             if not form.same_but_punctuation(ch.old, ch.new) and not form.is_wording(ch.path)
         ]
         said = [_disagreement(ch, labels, names) for ch in changes]
-        for name in {form.field_of(p) for p in shared[kind]}:
+        for name in names_of[kind]:
             if not (_empty(a_form.get(name)) and _empty(b_form.get(name))):
                 fields[kind][name] += 1
         for name in {d.field for d in said}:
@@ -361,8 +364,10 @@ def _side(snap: Snapshot, entities: Any, label: str) -> Side:
 
 def _index(snap: Snapshot) -> dict[str, Any]:
     try:
-        index = json.loads(snap.files.get(INDEX_NAME, "{}"))
-    except json.JSONDecodeError:
+        # orjson, as ``read_entities`` has read it already (a text it cannot read is an input
+        # error there): the same values, 0.03 → 0.01 s of a whole export's index
+        index = orjson.loads(snap.files.get(INDEX_NAME, "{}"))
+    except orjson.JSONDecodeError:
         return {}
     return index if isinstance(index, dict) else {}
 

@@ -48,40 +48,55 @@ _SPELLING = str.maketrans({"’": "'", "‘": "'", "‛": "'", "′": "'", "“"
 class Presence:
     """Every part of the entities added that holds a value, as a pattern (``name``,
     ``profiles[]``, ``profiles[].movement``, ``abilities.core[].parameter``: a list's items
-    share one): what a side holds of a kind. A part already found is not made into its pattern again: an export's 5,000
-    entities hold some 700,000 parts, and a few hundred patterns."""
+    share one): what a side holds of a kind. A part already found is not made into its pattern
+    again, and a path met is made into its string once (``_Path``): an export's 5,000 entities
+    hold some 700,000 parts, and a few hundred patterns."""
 
     def __init__(self) -> None:
         self.found: set[str] = set()
-        self._seen: dict[str, set[str]] = {}
-        """Prefix → the keys below it whose pattern is found (a list's as ``key[]``)."""
+        self._root = _Path("")
 
     def add(self, entity: Entity) -> None:
         """Add the patterns of one entity."""
-        self._add("", {k: v for k, v in entity.items() if k not in LEFT_OUT})
+        self._add(self._root, {k: v for k, v in entity.items() if k not in LEFT_OUT})
 
-    def _add(self, prefix: str, value: dict[str, Json]) -> None:
-        # The parts of one dict, ``prefix`` before each key's name; a leaf or a list told in
-        # this loop rather than in a call of its own. (JSON as read: each value exactly a
-        # dict, list, str, int, bool or None.)
-        seen = self._seen.get(prefix)
-        if seen is None:
-            seen = self._seen[prefix] = set()
+    def _add(self, path: _Path, value: dict[str, Json]) -> None:
+        # The parts of one dict at ``path``; a leaf or a list told in this loop rather than in a
+        # call of its own. (JSON as read: each value exactly a dict, list, str, int, bool or
+        # None.)
         for key, sub in value.items():
             kind = type(sub)
             if kind is dict:
-                self._add(f"{prefix}{key}.", sub)
+                below = path.dicts.get(key)
+                if below is None:
+                    below = path.dicts[key] = _Path(f"{path.prefix}{key}.")
+                self._add(below, sub)
             elif kind is list:
                 if sub:
-                    inner = f"{prefix}{key}[]"
-                    if inner not in self.found:
+                    items = path.lists.get(key)
+                    if items is None:
+                        inner = f"{path.prefix}{key}[]"
                         self.found.add(inner)
+                        items = path.lists[key] = _Path(inner + ".")
                     for item in sub:
                         if type(item) is dict:
-                            self._add(inner + ".", item)
-            elif key not in seen and sub is not None and sub != "" and sub is not False:
-                seen.add(key)
-                self.found.add(f"{prefix}{key}")
+                            self._add(items, item)
+            elif key not in path.leaves and sub is not None and sub != "" and sub is not False:
+                path.leaves.add(key)
+                self.found.add(f"{path.prefix}{key}")
+
+
+class _Path:
+    """One path of ``Presence``: its prefix (``profiles[].``), the keys below it found holding
+    a value, and the paths of its dicts and lists met so far."""
+
+    __slots__ = ("dicts", "leaves", "lists", "prefix")
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.leaves: set[str] = set()
+        self.dicts: dict[str, _Path] = {}
+        self.lists: dict[str, _Path] = {}
 
 
 def field_of(pattern: str) -> str:
@@ -102,7 +117,20 @@ def _inside(pattern: str, outer: str) -> bool:
     )
 
 
-def kept(allowed: Iterable[str]) -> frozenset[str]:
+class Kept(frozenset[str]):
+    """The patterns ``pruned`` keeps (``kept``), and below each path met, the path of each of
+    its keys (empty: not kept) and of its list's items: made once for all the entities pruned,
+    not once per part."""
+
+    __slots__ = ("below", "items")
+
+    def __init__(self, patterns: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.below: dict[str, dict[str, str]] = {}
+        self.items: dict[str, str] = {}
+
+
+def kept(allowed: Iterable[str]) -> Kept:
     """The patterns ``allowed`` and every part that holds one (what ``pruned`` keeps)."""
     found: set[str] = set()
     for pattern in allowed:
@@ -110,26 +138,34 @@ def kept(allowed: Iterable[str]) -> frozenset[str]:
         for i, char in enumerate(pattern):
             if char in ".[":
                 found.add(pattern[:i])
-    return frozenset(found)
+    return Kept(found)
 
 
-def pruned(entity: Entity, keep: frozenset[str]) -> Entity:
+def pruned(entity: Entity, keep: Kept) -> Entity:
     """``entity`` with only the parts whose pattern is in ``keep`` (``kept``)."""
     return {k: _pruned(k, v, keep) for k, v in entity.items() if k not in LEFT_OUT and k in keep}
 
 
-def _pruned(path: str, value: Json, keep: frozenset[str]) -> Json:
+def _pruned(path: str, value: Json, keep: Kept) -> Json:
     kind = type(value)  # JSON as read: exactly dict, list, str, int, bool or None
     if kind is dict:
         out: dict[str, Json] = {}
+        paths = keep.below.get(path)
+        if paths is None:
+            paths = keep.below[path] = {}
         for k, v in value.items():
-            inner = f"{path}.{k}"
-            if inner in keep:
+            inner = paths.get(k)
+            if inner is None:  # the first time this key is met at this path
+                inner = f"{path}.{k}"
+                inner = paths[k] = inner if inner in keep else ""
+            if inner:
                 sub = type(v)
                 out[k] = _pruned(inner, v, keep) if sub is dict or sub is list else v
         return out
     if kind is list and value and all(type(x) is dict for x in value):
-        inner = f"{path}[]"
+        inner = keep.items.get(path)
+        if inner is None:
+            inner = keep.items[path] = f"{path}[]"
         return [_pruned(inner, item, keep) for item in value]
     return value
 
@@ -180,6 +216,58 @@ def plain_in_capitals(value: Json, path: str = "") -> Json:
     return value
 
 
+def plain_pruned(entity: Entity, keep: Kept) -> Entity:
+    """``plain_in_capitals(pruned(entity, keep))`` in one walk: only the parts ``keep`` holds,
+    each made anew in one spelling, keywords in capitals (one walk and one copy of each pair's
+    entities, where the two made two of each)."""
+    out: dict[str, Json] = {}
+    for k, v in entity.items():
+        if k not in LEFT_OUT and k in keep:  # a field's path is its name
+            _plain_pruned_part("", k, k, v, keep, out)
+    return out
+
+
+def _plain_pruned_dict(path: str, value: dict[str, Json], keep: Kept) -> Entity:
+    # ``path`` as ``pruned`` names this dict; ``plain_in_capitals`` names it the same way
+    out: dict[str, Json] = {}
+    paths = keep.below.get(path)
+    if paths is None:
+        paths = keep.below[path] = {}
+    for k, v in value.items():
+        inner = paths.get(k)
+        if inner is None:  # the first time this key is met at this path
+            inner = f"{path}.{k}"
+            inner = paths[k] = inner if inner in keep else ""
+        if inner:
+            _plain_pruned_part(path, k, inner, v, keep, out)
+    return out
+
+
+def _plain_pruned_part(
+    path: str, key: str, inner: str, value: Json, keep: Kept, out: dict[str, Json]
+) -> None:
+    # one part kept, ``key`` of the dict at ``path``, itself at ``inner``: as
+    # ``plain_in_capitals`` writes the part ``pruned`` keeps of it
+    kind = type(value)
+    if kind is str:
+        upper = path == WEAPON_ABILITIES and key in ("name", "keyword")
+        out[key] = _plain_text(value).upper() if upper else _plain_text(value)
+    elif kind is list and key in KEYWORD_FIELDS:
+        words = _pruned(inner, value, keep)
+        out[key] = [_plain_text(x).upper() if type(x) is str else plain(x) for x in words]
+    elif kind is dict:
+        out[key] = _plain_pruned_dict(inner, value, keep)
+    elif kind is list and value and all(type(x) is dict for x in value):
+        items = keep.items.get(inner)
+        if items is None:
+            items = keep.items[inner] = f"{inner}[]"
+        out[key] = [_plain_pruned_dict(items, item, keep) for item in value]
+    elif kind is list:
+        out[key] = plain_in_capitals(value, inner)  # ``pruned`` keeps it whole
+    else:
+        out[key] = value
+
+
 def as_a_names(entity: Entity, factions: dict[str, str], ids: dict[str, str]) -> Entity:
     """B's entity with the factions and ids the two name differently written as A names them
     (``factions``, ``ids``: B's name → A's)."""
@@ -225,12 +313,16 @@ def _bare_words(text: str) -> list[str]:
     return [w for w in words if w]
 
 
-def in_one_form(a: Entity, b: Entity) -> tuple[Entity, Entity]:
-    """``a`` and ``b`` with the differences of form taken out (see the module's doc); B's list
-    items take A's spelling of a name that differs only in letter case. (Both are new values:
-    ``plain_in_capitals`` makes every dict and list anew, so the entities given are never
+def in_one_form(a: Entity, b: Entity, keep: Kept | None = None) -> tuple[Entity, Entity]:
+    """``a`` and ``b`` (with only the parts ``keep`` holds, when given: ``pruned``) with the
+    differences of form taken out (see the module's doc); B's list items take A's spelling of
+    a name that differs only in letter case. (Both are new values: ``plain_in_capitals`` and
+    ``plain_pruned`` make every dict and list anew, so the entities given are never
     changed.)"""
-    a, b = plain_in_capitals(a), plain_in_capitals(b)
+    if keep is None:
+        a, b = plain_in_capitals(a), plain_in_capitals(b)
+    else:
+        a, b = plain_pruned(a, keep), plain_pruned(b, keep)
     _same_names(a, b)
     profiles_a, profiles_b = a.get("profiles"), b.get("profiles")
     if isinstance(profiles_a, list) and isinstance(profiles_b, list):

@@ -45,6 +45,10 @@ class Snapshot:
     spec: str
     source: SideSource
     files: dict[str, str]
+    data: dict[str, Entity] | None = None
+    """The entity files' JSON values (``relative path → data``) where a conversion in this
+    process made them: what the texts parse to (the same values; keys in the model's order,
+    which nothing compared depends on), taken instead of parsing the texts again."""
 
 
 @dataclass
@@ -62,8 +66,11 @@ def read_entities(snap: Snapshot) -> Entities:
     by_key: dict[Key, Entity] = {}
     texts: dict[Key, str] = {}
     version: str | None = None
+    made = snap.data or {}
     for rel, text in sorted(snap.files.items()):
-        data = _load_json(snap.spec, rel, text)
+        data = made.get(rel)
+        if data is None:
+            data = _load_json(snap.spec, rel, text)
         if rel == INDEX_NAME:
             version = data.get("data_version") if isinstance(data, dict) else None
             continue

@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath
 from wahanorm.errors import InputError
@@ -23,6 +24,9 @@ class Converted:
     files: dict[str, str]
     entities: int
     errors: int
+    data: dict[str, dict[str, Any]] | None = None
+    """Each entity file's JSON value (``relative path → data``), where the conversion kept
+    them: what its text parses to, read without parsing it again."""
 
 
 Convert = Callable[[list[Path]], Converted]
@@ -95,7 +99,7 @@ def _convert(
             f"{spec}: converted with {conversion.errors} errors "
             "(run wahanorm convert on it for details)"
         )
-    return Snapshot(spec, source, conversion.files), notes
+    return Snapshot(spec, source, conversion.files, conversion.data), notes
 
 
 def _from_git(spec: str, cwd: Path, convert: Convert) -> tuple[Snapshot, list[str]]:
