@@ -59,7 +59,9 @@ class Loaded:
 
 def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
     """Convert files and folders (text dumps, saved pages, CSV export folders) into entities and
-    diagnostics. Nothing is written; a bad input is a diagnostic, never an exception."""
+    diagnostics. Nothing is written; a bad input is a diagnostic, never an exception. In a
+    process of one thread, Python's cyclic garbage collector is off while it runs (it would
+    only scan the run's objects); beside other threads it is left as it is."""
     from wahanorm import pipeline
 
     given = [paths] if isinstance(paths, str | Path) else list(paths)
