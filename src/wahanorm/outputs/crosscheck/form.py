@@ -129,6 +129,30 @@ class Kept(frozenset[str]):
         self.below: dict[str, dict[str, str]] = {}
         self.items: dict[str, str] = {}
 
+    def keys_below(self, path: str) -> dict[str, str]:
+        """The memo of the keys of the dict at ``path``: key → its path, or "" when not kept
+        (filled by ``key_path``)."""
+        paths = self.below.get(path)
+        if paths is None:
+            paths = self.below[path] = {}
+        return paths
+
+    def key_path(self, path: str, paths: dict[str, str], key: str) -> str:
+        """The path of ``key`` of the dict at ``path`` ("" when it is not kept), told once;
+        ``paths`` is that dict's ``keys_below``."""
+        inner = paths.get(key)
+        if inner is None:  # the first time this key is met at this path
+            inner = f"{path}.{key}"
+            inner = paths[key] = inner if inner in self else ""
+        return inner
+
+    def item_path(self, path: str) -> str:
+        """The path of the items of the list at ``path``."""
+        inner = self.items.get(path)
+        if inner is None:
+            inner = self.items[path] = f"{path}[]"
+        return inner
+
 
 def kept(allowed: Iterable[str]) -> Kept:
     """The patterns ``allowed`` and every part that holds one (what ``pruned`` keeps)."""
@@ -150,22 +174,15 @@ def _pruned(path: str, value: Json, keep: Kept) -> Json:
     kind = type(value)  # JSON as read: exactly dict, list, str, int, bool or None
     if kind is dict:
         out: dict[str, Json] = {}
-        paths = keep.below.get(path)
-        if paths is None:
-            paths = keep.below[path] = {}
+        paths = keep.keys_below(path)
         for k, v in value.items():
-            inner = paths.get(k)
-            if inner is None:  # the first time this key is met at this path
-                inner = f"{path}.{k}"
-                inner = paths[k] = inner if inner in keep else ""
+            inner = keep.key_path(path, paths, k)
             if inner:
                 sub = type(v)
                 out[k] = _pruned(inner, v, keep) if sub is dict or sub is list else v
         return out
     if kind is list and value and all(type(x) is dict for x in value):
-        inner = keep.items.get(path)
-        if inner is None:
-            inner = keep.items[path] = f"{path}[]"
+        inner = keep.item_path(path)
         return [_pruned(inner, item, keep) for item in value]
     return value
 
@@ -230,14 +247,9 @@ def plain_pruned(entity: Entity, keep: Kept) -> Entity:
 def _plain_pruned_dict(path: str, value: dict[str, Json], keep: Kept) -> Entity:
     # ``path`` as ``pruned`` names this dict; ``plain_in_capitals`` names it the same way
     out: dict[str, Json] = {}
-    paths = keep.below.get(path)
-    if paths is None:
-        paths = keep.below[path] = {}
+    paths = keep.keys_below(path)
     for k, v in value.items():
-        inner = paths.get(k)
-        if inner is None:  # the first time this key is met at this path
-            inner = f"{path}.{k}"
-            inner = paths[k] = inner if inner in keep else ""
+        inner = keep.key_path(path, paths, k)
         if inner:
             _plain_pruned_part(path, k, inner, v, keep, out)
     return out
@@ -258,9 +270,7 @@ def _plain_pruned_part(
     elif kind is dict:
         out[key] = _plain_pruned_dict(inner, value, keep)
     elif kind is list and value and all(type(x) is dict for x in value):
-        items = keep.items.get(inner)
-        if items is None:
-            items = keep.items[inner] = f"{inner}[]"
+        items = keep.item_path(inner)
         out[key] = [_plain_pruned_dict(items, item, keep) for item in value]
     elif kind is list:
         out[key] = plain_in_capitals(value, inner)  # ``pruned`` keeps it whole
