@@ -32,10 +32,6 @@ def read_catalogues(files: Sequence[Source], display: str, said: Edition | None 
     # The trees are many small objects without reference cycles (nodes do not point to their
     # parents): a run reads them with the cyclic collector off (``pipeline.run``'s one rule for
     # it, around every reader).
-    return _read(files, display, said)
-
-
-def _read(files: Sequence[Source], display: str, said: Edition | None) -> Reading:
     reading = Reading(display)
     report = reading.report
     documents = [doc for file in files if (doc := load(file, report)) is not None]
