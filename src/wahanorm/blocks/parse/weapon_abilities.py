@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -266,8 +265,8 @@ def _ability_tails(words: list[str]) -> list[bool]:
     return tails
 
 
-@functools.lru_cache(maxsize=4096)
 def _is_one_ability(phrase: str) -> bool:
+    """(``parse_known_abilities`` keeps its readings: this is not one more memo of them.)"""
     found = parse_known_abilities(phrase)
     return found is not None and len(found) == 1
 
