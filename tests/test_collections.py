@@ -60,6 +60,7 @@ def test_no_collection_runs_while_a_run_converts(
             inside[0] = False
 
     monkeypatch.setattr(run, "_extract_all", reading)
+    assert threading.active_count() == 1, "a thread left by an earlier test: the run collects"
     gc.callbacks.append(note)
     try:
         conversion = pipeline.convert([Path("raw")])  # its own block, none of the test's
