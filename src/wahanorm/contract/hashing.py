@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -16,11 +17,48 @@ import orjson
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+UNSAID = frozenset({"sources", "variants"})
+"""The fields of an entity that are not what it says (where it was read, the copies that
+disagree with it): left out of its content hash."""
+
 
 def content_hash(entity: BaseModel) -> str:
     """Hash of what an entity says, sources and variants left out: two copies of one rule read
     from two dumps hash the same."""
-    return hash_of(entity.model_dump(mode="json", exclude={"sources", "variants"}))
+    return hash_of(entity.model_dump(mode="json", exclude=set(UNSAID)))
+
+
+class ContentHashes:
+    """``content_hash`` of many entities, each set of field values hashed once: copies of one
+    rule a batch read once and gave again with another source (``errors.BatchMemo``) hold the
+    very same objects in every field it says, so they share one hash without another dump.
+    Only the objects' identity is compared (never their values), and each entity asked of is
+    kept until the instance goes, so no identity is reused while it is in use. Sound because
+    models are never changed once built (frozen, and nothing alters their lists)."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[type, tuple[int, ...]], tuple[BaseModel, str]] = {}
+        self._said: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
+
+    def __call__(self, entity: BaseModel) -> str:
+        model = type(entity)
+        said = self._said.get(model)
+        if said is None:
+            said = self._said[model] = _values_of(
+                [f for f in model.model_fields if f not in UNSAID]
+            )
+        key = (model, tuple(map(id, said(vars(entity)))))
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = (entity, content_hash(entity))
+        return known[1]
+
+
+def _values_of(fields: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The values of ``fields`` in a model's ``__dict__``, as a tuple (one C call)."""
+    if len(fields) > 1:
+        return itemgetter(*fields)
+    return lambda values: tuple(values[f] for f in fields)
 
 
 def hash_of(data: Mapping[str, Any]) -> str:
@@ -127,7 +165,7 @@ def _word_keys(text: str) -> list[str]:
 def has_shape(entity: BaseModel) -> bool:
     """Whether an entity's reading marks the shape of its rules text anywhere (a nested list, a
     mode, a commentary box): a reading that marks none could come from a text dump."""
-    return _marks(entity.model_dump(mode="json", exclude={"sources", "variants"}))
+    return _marks(entity.model_dump(mode="json", exclude=set(UNSAID)))
 
 
 def _marks(data: Any) -> bool:
@@ -146,7 +184,7 @@ def same_but_shape(plain: BaseModel, shaped: BaseModel) -> bool:
     """Whether ``plain`` (a reading that marks no shape of its rules text) says what ``shaped``
     says once the shape is left out of both: ``shaped``'s lists flat, its commentary boxes cut
     out of ``plain``'s text wherever it printed them."""
-    rich = shaped.model_dump(mode="json", exclude={"sources", "variants"})
-    data = plain.model_dump(mode="json", exclude={"sources", "variants"})
+    rich = shaped.model_dump(mode="json", exclude=set(UNSAID))
+    data = plain.model_dump(mode="json", exclude=set(UNSAID))
     data = cut_boxes(data, rich.get("commentary"))
     return bool(without_shape(data, commentary=False) == without_shape(rich, commentary=False))

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from itertools import pairwise
 
-from wahanorm.contract.hashing import content_hash, has_shape, same_but_shape
+from wahanorm.contract.hashing import ContentHashes, has_shape, same_but_shape
 from wahanorm.contract.ids import escape_unsafe, strip_unsafe
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
@@ -85,8 +85,9 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
     for entity in _safe_names(entities, report):
         groups[(entity.edition, entity.kind, entity.id)].append(entity)
     merged: list[Entity] = []
+    hashes = ContentHashes()
     for (edition, kind, entity_id), group in sorted(groups.items()):
-        versions = _fold_shapeless([_combine(copies) for copies in _by_content(group)])
+        versions = _fold_shapeless([_combine(c) for c in _by_content(group, hashes)])
         versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
         if others:
@@ -125,14 +126,14 @@ def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
     return [_combine([v, *folded[id(v)]]) if folded[id(v)] else v for v in kept]
 
 
-def _by_content(group: list[Entity]) -> list[list[Entity]]:
+def _by_content(group: list[Entity], hashes: ContentHashes) -> list[list[Entity]]:
     """The copies of one entity grouped by content hash, in the order first read (an entity
     read once is not hashed)."""
     if len(group) == 1:
         return [group]
     by_hash: dict[str, list[Entity]] = {}
     for entity in group:
-        by_hash.setdefault(content_hash(entity), []).append(entity)
+        by_hash.setdefault(hashes(entity), []).append(entity)
     return list(by_hash.values())
 
 

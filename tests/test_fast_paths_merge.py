@@ -1,0 +1,111 @@
+"""The fast path of issue 20 in merge: ``hashing.ContentHashes`` hashes each set of field objects
+once. A batch reads a rule every page prints once (``errors.BatchMemo``) and gives it again with
+each page's source, so its copies hold the very same objects in every field they say; they share
+one hash without another ``model_dump``. Held here to ``content_hash`` itself: on the copies of a
+real batch, on copies that are equal in other objects, on a copy with one field changed, and on
+the merged output of a batch, byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wahanorm import pipeline
+from wahanorm.contract import hashing
+from wahanorm.contract.hashing import ContentHashes, content_hash
+from wahanorm.contract.models import SourceRef
+from wahanorm.errors import BatchMemo, Report
+from wahanorm.outputs.canonical import render_outputs
+from wahanorm.pipeline import merge
+from wahanorm.pipeline.merge import merge_entities
+from wahanorm.readers.base import Entity
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = sorted((REPO / "raw").glob("*.txt"))
+EXPORT = REPO / "tests" / "fixtures" / "export" / "wahapedia-10ed-2026-02-14"
+
+
+def batch_entities(copies: int = 3) -> list[Entity]:
+    """The entities of the raw/ samples read ``copies`` times under other names in one process
+    (its batch memos shared, as in a batch), then the committed export fixture."""
+    assert len(SAMPLES) == 4
+    BatchMemo.clear_all()
+    entities: list[Entity] = []
+    for n in range(copies):
+        for sample in SAMPLES:
+            text = sample.read_text(encoding="utf-8")
+            entities += pipeline.read_text(text, f"in/{n}-{sample.name}", html=False).entities
+    entities += pipeline.read_path(EXPORT, "export").entities
+    return entities
+
+
+@pytest.fixture(scope="module")
+def entities() -> list[Entity]:
+    return batch_entities()
+
+
+@pytest.fixture
+def counted(entities: list[Entity], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the entities ``content_hash`` is computed for by ``ContentHashes`` (patched
+    once the batch is read: the after-read chain hashes too)."""
+    seen: list[str] = []
+
+    def counting(entity: Entity) -> str:
+        seen.append(entity.id)
+        return content_hash(entity)
+
+    monkeypatch.setattr(hashing, "content_hash", counting)
+    return seen
+
+
+def test_copies_of_a_batch_are_hashed_once_and_alike(
+    entities: list[Entity], counted: list[str]
+) -> None:
+    hashes = ContentHashes()
+    for entity in entities:
+        assert hashes(entity) == content_hash(entity)
+    # One hash per distinct set of said field objects, and the samples' rules and stratagems
+    # read again in copies 2 and 3 share theirs: well under half the entities were hashed.
+    said = {
+        (type(e), tuple(id(v) for k, v in vars(e).items() if k not in hashing.UNSAID))
+        for e in entities
+    }
+    assert len(counted) == len(said) < len(entities) / 2
+
+
+def test_equal_values_in_other_objects_are_hashed_again_and_alike(
+    entities: list[Entity], counted: list[str]
+) -> None:
+    entity = next(e for e in entities if e.kind == "stratagem")
+    hashes = ContentHashes()
+    first = hashes(entity)
+    moved = entity.model_copy(update={"sources": [SourceRef(path="x", line_start=1, line_end=2)]})
+    assert hashes(moved) == first  # another source: the same objects said, not hashed again
+    assert len(counted) == 1
+    deep = entity.model_copy(deep=True)  # equal values, new objects: hashed, and alike
+    assert hashes(deep) == first
+    assert len(counted) == 2
+    renamed = entity.model_copy(update={"name": entity.name + " II"})
+    assert hashes(renamed) == content_hash(renamed) != first
+    assert len(counted) == 3
+
+
+def test_merge_gives_the_bytes_plain_hashes_give(
+    entities: list[Entity], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast_report = Report()
+    fast = render_outputs(merge_entities(entities, fast_report), fast_report.diagnostics)
+
+    class Plain:
+        def __call__(self, entity: Entity) -> str:
+            return content_hash(entity)
+
+    monkeypatch.setattr(merge, "ContentHashes", Plain)
+    plain_report = Report()
+    plain = render_outputs(merge_entities(entities, plain_report), plain_report.diagnostics)
+    assert fast == plain
+    assert fast_report.diagnostics == plain_report.diagnostics
+    # a real merge: the samples' entities carry the sources of all three copies
+    assert '"path": "in/2-' in fast["index.json"]
+    assert max(len(e.sources) for e in merge_entities(entities, Report())) >= 3
