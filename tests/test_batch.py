@@ -59,6 +59,20 @@ def test_same_bytes_whatever_the_worker_count(batch: Path) -> None:
     assert serial.counts()["datasheet"] == 4
 
 
+@pytest.mark.parametrize("chunk", [1, COPIES])
+def test_same_bytes_whatever_the_chunk(
+    batch: Path, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker sends a chunk of inputs back at once (what they share, once): one input per
+    chunk, or every input in one, gives what the serial run gives."""
+    serial = pipeline.convert([Path("in")], jobs=1)
+    monkeypatch.setattr(run, "CHUNK_MIN", chunk)
+    monkeypatch.setattr(run, "CHUNK_MAX", chunk)
+    parallel = pipeline.convert([Path("in")], jobs=2)
+    assert parallel.files == serial.files
+    assert parallel.rows() == serial.rows()
+
+
 def test_cached_rerun_converts_nothing_and_gives_the_same_files(
     batch: Path, tmp_path: Path, calls: list[str]
 ) -> None:

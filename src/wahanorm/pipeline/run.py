@@ -186,6 +186,12 @@ def _extract(source: Source, stage: Callable[[str], None] | None) -> Extraction:
 PARALLEL_MIN = 8
 """Fewer inputs than this to extract are done in this process: starting workers costs more."""
 
+CHUNK_MIN, CHUNK_MAX = 4, 32
+"""Inputs a worker extracts and sends back at once: a chunk is pickled as one, and what its
+inputs share (the rules every page of a faction prints, read once by a worker's
+``errors.BatchMemo``) is sent once per chunk; at most 32, and some eight chunks per worker at
+least, so that the workers end together and progress is told often."""
+
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, note)``: inputs done of all, and what the current one is doing."""
 
@@ -282,7 +288,8 @@ def _extract_all(
         from concurrent.futures import ProcessPoolExecutor  # only when workers are started
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(extract, [items[i] for i in todo], chunksize=4)
+            chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
+            results = pool.map(extract, [items[i] for i in todo], chunksize=chunk)
             for index, extraction in zip(todo, results, strict=True):
                 done[index] = extraction
                 if progress:
