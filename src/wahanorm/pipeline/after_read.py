@@ -11,6 +11,7 @@ an entity the input holds only in the other edition said.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,7 +80,14 @@ def stamp_editions(parts: list[Part], said: Edition | None, report: Report) -> l
 def _field(entity: Entity, name: str) -> Any:
     """A field of the entity's model, None for a kind that has no such field (asked of the
     model's fields: a missing attribute of a pydantic model is its slow path)."""
-    return getattr(entity, name) if name in type(entity).model_fields else None
+    return getattr(entity, name) if name in _fields_of(type(entity)) else None
+
+
+@functools.cache
+def _fields_of(model: type[Entity]) -> frozenset[str]:
+    """The field names of a model, once per model (pydantic's ``model_fields`` is a property
+    made each time it is asked)."""
+    return frozenset(model.model_fields)
 
 
 MAX_NAME_WORDS = 10

@@ -88,7 +88,8 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
     hashes = ContentHashes()
     for (edition, kind, entity_id), group in sorted(groups.items()):
         versions = _fold_shapeless([_combine(c) for c in _by_content(group, hashes)])
-        versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
+        if len(versions) > 1:
+            versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
         if others:
             _report_collisions(kind, entity_id, versions, report)
@@ -142,10 +143,9 @@ def _combine(copies: list[Entity]) -> Entity:
     first = copies[0]
     if len(copies) == 1 and _in_order(first.sources):
         return first  # already so: most entities, read once from one place
-    sources = sorted(
-        {_source_key(s): s for c in copies for s in c.sources}.values(), key=_source_key
-    )
-    return first.model_copy(update={"sources": sources})
+    # each source once, by its key (keys are distinct: no two sources are compared)
+    once = sorted({_source_key(s): s for c in copies for s in c.sources}.items())
+    return first.model_copy(update={"sources": [source for _, source in once]})
 
 
 def _in_order(sources: list[SourceRef]) -> bool:
