@@ -23,6 +23,7 @@ breaks the phrase being read. A phrase is an owner, then one or more phase names
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Literal, cast, get_args
@@ -201,8 +202,11 @@ def timing_of(reading: Reading) -> Timing:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def derive_timing(when: str | None) -> Timing | None:
-    """The timing a WHEN says, or None without a WHEN."""
+    """The timing a WHEN says, or None without a WHEN. Once per distinct WHEN (a function of
+    the text alone; an export or a batch of pages repeats a WHEN on many stratagems, and a
+    ``Timing`` is immutable, safe to share)."""
     if not when:
         return None
     return timing_of(read_when(when))

@@ -151,7 +151,7 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
             path=ctx.path(TABLE),
         )
     fields = description_fields(ctx, record, name)
-    timing = _timing(fields["when"])
+    timing = derive_timing(fields["when"])
     _compare_timing(ctx, record, name, fields["when"], timing, tally)
     return Stratagem(
         id=make_id(source, name),
@@ -165,13 +165,6 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
         variants=[],  # given: pydantic deep-copies a list default for each model
         **fields,
     )
-
-
-@functools.lru_cache(maxsize=4096)
-def _timing(when: str | None) -> Timing | None:
-    """``derive_timing`` once per distinct WHEN (a function of the text alone; the export
-    repeats a WHEN on many stratagems, and a ``Timing`` is immutable, safe to share)."""
-    return derive_timing(when)
 
 
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
