@@ -32,8 +32,11 @@ from wahanorm.blocks import decode as decoding
 from wahanorm.errors import DiagnosticRow
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+    from wahanorm.contract.models import Diagnostic
     from wahanorm.pipeline.after_read import Extraction
-    from wahanorm.readers.base import Source
+    from wahanorm.readers.base import Entity, Source
 
 DEFAULT_CACHE = Path(".wahanorm-cache")
 
@@ -281,18 +284,28 @@ class Cache:
 T = TypeVar("T")
 
 
-def _extraction_of(value: Any) -> Extraction:
+@functools.cache
+def _validators() -> tuple[TypeAdapter[list[Entity]], TypeAdapter[list[Diagnostic]]]:
+    """The validators of an extraction's entities and diagnostics, built once per process
+    (building one costs about as much as validating a page's entities)."""
     from pydantic import TypeAdapter
 
     from wahanorm.contract.models import AnyEntity, Diagnostic
+
+    entities: TypeAdapter[list[Entity]] = TypeAdapter(list[AnyEntity])
+    return entities, TypeAdapter(list[Diagnostic])
+
+
+def _extraction_of(value: Any) -> Extraction:
     from wahanorm.errors import Report
     from wahanorm.pipeline.after_read import Extraction
 
     if not isinstance(value, dict) or not isinstance(value.get("path"), str):
         raise BadEntry("not an extraction")
+    entities_of, diagnostics_of = _validators()
     try:
-        entities = TypeAdapter(list[AnyEntity]).validate_python(value["entities"])
-        diagnostics = TypeAdapter(list[Diagnostic]).validate_python(value["diagnostics"])
+        entities = entities_of.validate_python(value["entities"])
+        diagnostics = diagnostics_of.validate_python(value["diagnostics"])
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
     if not _is_str_or_none(value.get("data_version")):
