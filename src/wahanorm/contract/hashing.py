@@ -6,6 +6,7 @@ hash, and merge groups copies by it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Mapping
@@ -29,33 +30,31 @@ def content_hash(entity: BaseModel) -> str:
 
 
 class ContentHashes:
-    """``content_hash`` of many entities, each set of field values hashed once: copies of one
-    rule a batch read once and gave again with another source (``errors.BatchMemo``) hold the
-    very same objects in every field it says, so they share one hash without another dump.
-    Only the objects' identity is compared (never their values), and each entity asked of is
-    kept until the instance goes, so no identity is reused while it is in use. Sound because
-    models are never changed once built (frozen, and nothing alters their lists)."""
+    """``content_hash`` of the copies of one entity, each set of field values hashed once:
+    copies of a rule a batch read once and gave again with another source
+    (``errors.BatchMemo``) hold the very same objects in every field it says, so they share one
+    hash without another dump. Only the objects' identity is compared (never their values), and
+    each entity asked of is kept until the instance goes, so no identity is reused while it is
+    in use: one instance per group of copies keeps that short. Sound because models are never
+    changed once built (frozen, and nothing alters their lists)."""
 
     def __init__(self) -> None:
         self._known: dict[tuple[type, tuple[int, ...]], tuple[BaseModel, str]] = {}
-        self._said: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 
     def __call__(self, entity: BaseModel) -> str:
         model = type(entity)
-        said = self._said.get(model)
-        if said is None:
-            said = self._said[model] = _values_of(
-                [f for f in model.model_fields if f not in UNSAID]
-            )
-        key = (model, tuple(map(id, said(vars(entity)))))
+        key = (model, tuple(map(id, _said_values(model)(vars(entity)))))
         known = self._known.get(key)
         if known is None:
             known = self._known[key] = (entity, content_hash(entity))
         return known[1]
 
 
-def _values_of(fields: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """The values of ``fields`` in a model's ``__dict__``, as a tuple (one C call)."""
+@functools.cache
+def _said_values(model: type[BaseModel]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The values of a model's said fields (not ``UNSAID``) in its ``__dict__``, as a tuple
+    (one C call)."""
+    fields = [f for f in model.model_fields if f not in UNSAID]
     if len(fields) > 1:
         return itemgetter(*fields)
     return lambda values: tuple(values[f] for f in fields)

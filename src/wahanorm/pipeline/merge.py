@@ -85,9 +85,8 @@ def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
     for entity in _safe_names(entities, report):
         groups[(entity.edition, entity.kind, entity.id)].append(entity)
     merged: list[Entity] = []
-    hashes = ContentHashes()
     for (edition, kind, entity_id), group in sorted(groups.items()):
-        versions = _fold_shapeless([_combine(c) for c in _by_content(group, hashes)])
+        versions = _fold_shapeless([_combine(copies) for copies in _by_content(group)])
         if len(versions) > 1:
             versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
@@ -127,11 +126,12 @@ def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
     return [_combine([v, *folded[id(v)]]) if folded[id(v)] else v for v in kept]
 
 
-def _by_content(group: list[Entity], hashes: ContentHashes) -> list[list[Entity]]:
+def _by_content(group: list[Entity]) -> list[list[Entity]]:
     """The copies of one entity grouped by content hash, in the order first read (an entity
     read once is not hashed)."""
     if len(group) == 1:
         return [group]
+    hashes = ContentHashes()
     by_hash: dict[str, list[Entity]] = {}
     for entity in group:
         by_hash.setdefault(hashes(entity), []).append(entity)
