@@ -91,6 +91,35 @@ def test_cached_rerun_converts_nothing_and_gives_the_same_files(
     assert uncached.files == first.files
 
 
+class Stopped(Exception):
+    """The run cut short from its progress callback, as a user's Ctrl-C would."""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_cut_short_keeps_what_it_finished(
+    batch: Path, tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each input's extraction is stored as it is finished: a run stopped after some inputs
+    leaves them in the cache, and the next run reads only the others."""
+
+    def stop_after_seven(done: int, total: int, note: str) -> None:
+        if done >= 7:
+            raise Stopped
+
+    with pytest.raises(Stopped):
+        pipeline.convert(
+            [Path("in")], jobs=jobs, cache=Cache(tmp_path / "c"), progress=stop_after_seven
+        )
+    calls: list[str] = []
+    real = run.extract
+    monkeypatch.setattr(run, "extract", lambda item, *rest: calls.append(item) or real(item, *rest))
+    rerun = pipeline.convert([Path("in")], jobs=1, cache=Cache(tmp_path / "c"))
+    # the seven inputs finished before the stop (in input order, workers or not) come from
+    # the cache
+    assert len(calls) == COPIES - 7
+    assert rerun.files == pipeline.convert([Path("in")], jobs=1).files
+
+
 def test_cache_is_keyed_by_content(batch: Path, tmp_path: Path, calls: list[str]) -> None:
     cache = Cache(tmp_path / "c")
     pipeline.convert([Path("in")], jobs=1, cache=cache)

@@ -284,6 +284,16 @@ def _extract_all(
     todo = [i for i in range(len(items)) if i not in done]
     if progress:
         progress(len(done), len(items), "")
+
+    def finished(index: int, extraction: Extraction) -> None:
+        # stored as it comes: beside workers, while they read the inputs after it
+        done[index] = extraction
+        key = keys[index]
+        if cache and key:
+            cache.store_extraction(key, extraction)
+        if progress:
+            progress(len(done), len(items), items[index].display)
+
     if jobs > 1 and len(todo) >= PARALLEL_MIN:
         from concurrent.futures import ProcessPoolExecutor  # only when workers are started
 
@@ -291,20 +301,11 @@ def _extract_all(
             chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
             results = pool.map(extract, [items[i] for i in todo], chunksize=chunk)
             for index, extraction in zip(todo, results, strict=True):
-                done[index] = extraction
-                if progress:
-                    progress(len(done), len(items), items[index].display)
+                finished(index, extraction)
     else:
         for index in todo:
             note = _stage_note(progress, len(done), len(items), items[index].display)
-            done[index] = extract(items[index], note)
-            if progress:
-                progress(len(done), len(items), items[index].display)
-    if cache:
-        for index in todo:
-            key = keys[index]
-            if key:
-                cache.store_extraction(key, done[index])
+            finished(index, extract(items[index], note))
     return [done[i] for i in range(len(items))]
 
 
