@@ -218,3 +218,62 @@ def test_no_collection_runs_while_a_crosscheck_reads_and_compares(collector: Non
     missing = compare_sides("crosscheck", str(fixtures / "no-such-folder"), ".", compare, err)
     assert missing is None and "no such file or folder" in err.getvalue()
     assert gc.isenabled()  # put back after an input error too
+
+
+_AFTER_THE_RUN = """
+import contextlib, gc
+gc.set_threshold(100, 2, 2)  # Python's own thresholds are reached by some 1,000 pages
+import wahanorm.pipeline.run as run
+from wahanorm.outputs.folder import OutputFolder
+real_block, real_write = run.fewer_collections, OutputFolder.write
+after, left, walked, writing = [False], [0], [], []
+
+@contextlib.contextmanager
+def marked():
+    with real_block():
+        yield
+    after[0], left[0] = True, len(gc.get_objects())
+
+def note(phase, info):
+    if phase == "start" and after[0] and info["generation"] == 2:
+        walked.append(len(gc.get_objects(generation=2)))
+
+def write(self, files):
+    writing.append(len(gc.get_objects(generation=2)))
+    return real_write(self, files)
+
+run.fewer_collections, OutputFolder.write = marked, write
+gc.callbacks.append(note)
+import wahanorm.cli as cli
+code = cli.main(["convert", "in", "--cache", "c", "--out", "out", "--quiet"])
+print(code, left[0], walked, writing)
+"""
+
+
+def test_what_a_run_leaves_is_not_walked_by_the_command_after_it(
+    repo_cwd: Path, tmp_path: Path
+) -> None:
+    """After its block, a run made in a fresh process would start a full collection over all of
+    it as soon as some more objects were made (its old generation's count is stale): 1.3 s
+    after a rerun of 1,000 pages from the cache. The run stores its cache entries inside the
+    block, and ``convert`` freezes what the run leaves before it prints and writes."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    samples = sorted((repo_cwd / "raw").glob("*.txt"))
+    for n in range(20):
+        (folder / f"{n:02d}-{samples[n % 4].name}").write_bytes(samples[n % 4].read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-c", _AFTER_THE_RUN],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    code, left, walked, writing = done.stdout.strip().splitlines()[-1].split(" ", 3)
+    run_objects = int(left)
+    assert code == "0" and run_objects > 50_000  # the run's objects, in the old generation
+    full = [int(n) for n in walked.strip("[]").split(",") if n.strip()]
+    assert all(n < run_objects / 10 for n in full)  # a full collection walks only what is new
+    [at_write] = [int(n) for n in writing.strip("[]").split(",")]
+    assert at_write < run_objects / 10  # frozen before the files are written

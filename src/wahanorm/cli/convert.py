@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 import time
@@ -192,6 +193,9 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
         result = pipeline.convert(
             inputs, jobs=args.jobs, cache=store, progress=progress, edition=args.edition
         )
+    # What the run leaves lives until the command ends: frozen, no collection scans it again
+    # (without this, printing and writing a big run start a full one over all of it).
+    gc.freeze()
     if args.check:
         return _check(args.out, result.files)
     if not args.quiet:
