@@ -6,9 +6,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import orjson
 import pytest
 
 from wahanorm import pipeline
+from wahanorm.contract.hashing import content_hash
 from wahanorm.pipeline import run
 from wahanorm.pipeline.cache import Cache
 
@@ -168,3 +170,42 @@ def test_a_damaged_run_files_entry_is_converted_again(
     assert calls == []  # the run's record still serves counts and diagnostics
     assert again.files == reference  # the files come from the inputs' entries again
     assert again.counts() == pipeline.convert([Path("in")], jobs=1).counts()
+
+
+def test_cached_extractions_carry_each_entitys_content_hash(batch: Path, tmp_path: Path) -> None:
+    """An input's cache entry holds the content hash of each of its entities, worked out from
+    the dumps it stores; merge groups copies by them instead of dumping every copy again."""
+    root = tmp_path / "c"
+    first = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    cache = Cache(root)
+    keys = [p.stem for p in (root / "inputs").rglob("*.json")]
+    assert len(keys) == COPIES
+    for key in keys:
+        extraction = cache.extraction(key)
+        assert extraction is not None and extraction.hashes is not None
+        assert extraction.entities
+        assert extraction.hashes == [content_hash(e) for e in extraction.entities]
+    assert cache.notes == []
+    changed = batch / "03-915fe25d03f9d2ef.txt"
+    changed.write_text(changed.read_text().replace("Straken", "Strakken"))
+    rerun = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    assert rerun.files == pipeline.convert([Path("in")], jobs=1).files != first.files
+
+
+def test_an_entry_without_a_hash_per_entity_is_converted_again(
+    batch: Path, tmp_path: Path, calls: list[str]
+) -> None:
+    root = tmp_path / "c"
+    reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
+    entry = next((root / "inputs").rglob("*.json"))
+    _, _, body = entry.read_bytes().partition(b"\n")
+    value = orjson.loads(body)
+    value["hashes"] = value["hashes"][1:]  # one entity without its hash
+    cache = Cache(root)
+    cache._store("inputs", entry.stem, value)  # a sound entry of the wrong shape
+    (root / "runs").rename(root / "runs-gone")  # so that the run reads its inputs' entries
+    calls.clear()
+    assert pipeline.convert([Path("in")], jobs=1, cache=cache).files == reference
+    assert len(calls) == 1
+    [note] = cache.notes
+    assert "hashes are not one content hash per entity" in note

@@ -109,3 +109,18 @@ def test_merge_gives_the_bytes_plain_hashes_give(
     # a real merge: the samples' entities carry the sources of all three copies
     assert '"path": "in/2-' in fast["index.json"]
     assert max(len(e.sources) for e in merge_entities(entities, Report())) >= 3
+
+
+def test_merge_takes_the_hashes_it_is_given(entities: list[Entity], counted: list[str]) -> None:
+    """Copies whose content hash is known (an extraction read from the cache) are not hashed
+    again, and the merge is the one that hashes them itself."""
+    plain_report = Report()
+    plain = render_outputs(merge_entities(entities, plain_report), plain_report.diagnostics)
+    assert counted  # merging alone hashes the copies it groups
+    known = {id(e): content_hash(e) for e in entities}
+    counted.clear()
+    given_report = Report()
+    given = render_outputs(merge_entities(entities, given_report, known), given_report.diagnostics)
+    assert counted == []
+    assert given == plain
+    assert given_report.diagnostics == plain_report.diagnostics

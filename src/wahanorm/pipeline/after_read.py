@@ -32,6 +32,10 @@ class Extraction:
     entities: list[Entity] = field(default_factory=list)
     report: Report = field(default_factory=Report)
     data_version: str | None = None
+    hashes: list[str] | None = None
+    """The content hash of each entity, in order, where it is known (an extraction stored in
+    the cache or read from it, whose entities were dumped there anyway): merge groups the
+    copies of a batch by them without dumping each copy again."""
 
     def __post_init__(self) -> None:
         if not self.report.path:

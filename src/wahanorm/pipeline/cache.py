@@ -29,6 +29,7 @@ import orjson
 
 from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
+from wahanorm.contract.hashing import UNSAID, hash_of
 from wahanorm.errors import DiagnosticRow
 
 if TYPE_CHECKING:
@@ -119,6 +120,7 @@ class BadEntry(Exception):
 
 _MAGIC = b"wahanorm-cache 1 "
 _ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.json")
+_HASH = re.compile(r"[0-9a-f]{16}")  # an entity's content hash (``hashing.hash_of``)
 _TEMP_NAME = re.compile(r"\.[A-Za-z0-9_]+\.tmp")  # tempfile.mkstemp(prefix=".", suffix=".tmp")
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """The cache's size cap (``--cache-max``): past it, the least recently used entries go."""
@@ -205,18 +207,23 @@ class Cache:
         """The cached extraction of an input, or None."""
         return self._read("inputs", key, _extraction_of)
 
-    def store_extraction(self, key: str, extraction: Extraction) -> None:
-        """Remember an input's extraction."""
+    def store_extraction(self, key: str, extraction: Extraction) -> list[str]:
+        """Remember an input's extraction, with its entities' content hashes (worked out from
+        the same dumps); returns those hashes."""
+        entities = [e.model_dump(mode="json") for e in extraction.entities]
+        hashes = [hash_of({k: v for k, v in data.items() if k not in UNSAID}) for data in entities]
         self._store(
             "inputs",
             key,
             {
                 "path": extraction.path,
                 "data_version": extraction.data_version,
-                "entities": [e.model_dump(mode="json") for e in extraction.entities],
+                "entities": entities,
+                "hashes": hashes,
                 "diagnostics": [d.model_dump(mode="json") for d in extraction.report.diagnostics],
             },
         )
+        return hashes
 
     def run(self, key: str) -> RunRecord | None:
         """The cached result of a whole run, or None."""
@@ -310,8 +317,15 @@ def _extraction_of(value: Any) -> Extraction:
         raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
     if not _is_str_or_none(value.get("data_version")):
         raise BadEntry("data_version is not text")
+    hashes = value.get("hashes")
+    if not (
+        isinstance(hashes, list)
+        and len(hashes) == len(entities)
+        and all(isinstance(h, str) and _HASH.fullmatch(h) for h in hashes)
+    ):
+        raise BadEntry("hashes are not one content hash per entity")
     report = Report(value["path"], diagnostics)
-    return Extraction(value["path"], list(entities), report, value.get("data_version"))
+    return Extraction(value["path"], list(entities), report, value.get("data_version"), hashes)
 
 
 def _record_of(value: Any) -> RunRecord:

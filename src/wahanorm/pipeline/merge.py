@@ -13,7 +13,7 @@ that richer copy.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import pairwise
 
 from wahanorm.contract.hashing import ContentHashes, has_shape, same_but_shape
@@ -77,16 +77,20 @@ def _report_collisions(kind: str, entity_id: str, versions: list[Entity], report
         )
 
 
-def merge_entities(entities: Iterable[Entity], report: Report) -> list[Entity]:
+def merge_entities(
+    entities: Iterable[Entity], report: Report, known: Mapping[int, str] | None = None
+) -> list[Entity]:
     """Merge by (edition, kind, id): the two editions of a rule are two entities, never variants
     of each other. Report every conflict and every id two names share; order the result by
-    edition, kind and id."""
+    edition, kind and id. ``known`` holds content hashes already worked out (an extraction's
+    from the cache) by the ``id`` of entity objects that stay alive while merge runs; any
+    other entity is hashed here."""
     groups: dict[tuple[int, str, str], list[Entity]] = defaultdict(list)
     for entity in _safe_names(entities, report):
         groups[(entity.edition, entity.kind, entity.id)].append(entity)
     merged: list[Entity] = []
     for (edition, kind, entity_id), group in sorted(groups.items()):
-        versions = _fold_shapeless([_combine(copies) for copies in _by_content(group)])
+        versions = _fold_shapeless([_combine(c) for c in _by_content(group, known or {})])
         if len(versions) > 1:
             versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
@@ -126,15 +130,16 @@ def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
     return [_combine([v, *folded[id(v)]]) if folded[id(v)] else v for v in kept]
 
 
-def _by_content(group: list[Entity]) -> list[list[Entity]]:
-    """The copies of one entity grouped by content hash, in the order first read (an entity
-    read once is not hashed)."""
+def _by_content(group: list[Entity], known: Mapping[int, str]) -> list[list[Entity]]:
+    """The copies of one entity grouped by content hash (``known``'s where it has one), in the
+    order first read (an entity read once is not hashed)."""
     if len(group) == 1:
         return [group]
     hashes = ContentHashes()
     by_hash: dict[str, list[Entity]] = {}
     for entity in group:
-        by_hash.setdefault(hashes(entity), []).append(entity)
+        digest = known.get(id(entity)) or hashes(entity)
+        by_hash.setdefault(digest, []).append(entity)
     return list(by_hash.values())
 
 

@@ -301,7 +301,7 @@ def _extract_all(
         done[index] = extraction
         key = keys[index]
         if cache and key:
-            cache.store_extraction(key, extraction)
+            extraction.hashes = cache.store_extraction(key, extraction)
         if progress:
             progress(len(done), len(items), items[index].display)
 
@@ -328,17 +328,20 @@ def assemble(
     from wahanorm.pipeline.merge import merge_entities
 
     entities: list[Entity] = []
+    known: dict[int, str] = {}  # content hashes by entity object, alive in ``entities``
     failed: list[str] = []
     versions = sorted({x.data_version for x in extractions if x.data_version})
     for extraction in extractions:
         entities.extend(extraction.entities)
+        if extraction.hashes is not None:
+            known.update(zip(map(id, extraction.entities), extraction.hashes, strict=True))
         run.extend(extraction.report)
         if (
             any(d.severity == "error" for d in extraction.report.diagnostics)
             and not extraction.entities
         ):
             failed.append(extraction.path)
-    merged = merge_entities(entities, run)
+    merged = merge_entities(entities, run, known)
     data_version = ", ".join(versions) or None
     data: dict[str, Any] | None = {} if entity_data else None
     files = render_outputs(merged, run.diagnostics, data_version, data)
