@@ -11,8 +11,10 @@ import pytest
 
 from wahanorm import pipeline
 from wahanorm.contract.hashing import content_hash
+from wahanorm.contract.models import SourceRef
 from wahanorm.pipeline import run
 from wahanorm.pipeline.cache import Cache
+from wahanorm.readers.base import Entity
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((REPO / "raw").glob("*.txt"))
@@ -209,3 +211,53 @@ def test_an_entry_without_a_hash_per_entity_is_converted_again(
     assert len(calls) == 1
     [note] = cache.notes
     assert "hashes are not one content hash per entity" in note
+
+
+def test_copies_read_from_the_cache_share_what_they_say(batch: Path, tmp_path: Path) -> None:
+    """A rule every page prints is validated once from the cache: in later entries the copy
+    with the same content hash is that entity with its own sources. The rerun gives the bytes
+    a conversion without cache gives."""
+    root = tmp_path / "c"
+    pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    cache, said = Cache(root), {}
+    keys = sorted(p.stem for p in (root / "inputs").rglob("*.json"))
+    read = [cache.extraction(key, said) for key in keys]
+    assert cache.notes == [] and all(x is not None for x in read)
+    copies: dict[str, list[Entity]] = {}
+    for extraction in read:
+        assert extraction is not None and extraction.hashes is not None
+        assert extraction.hashes == [content_hash(e) for e in extraction.entities]
+        for entity, digest in zip(extraction.entities, extraction.hashes, strict=True):
+            copies.setdefault(digest, []).append(entity)
+    shared = [group for group in copies.values() if len(group) > 1]
+    assert len(shared) > 20  # the samples' rules and stratagems, in every copy of a sample
+    for group in shared:
+        first, *others = group
+        assert len({tuple(map(_source_key, e.sources)) for e in group}) == len(group)
+        for other in others:  # each field it says is the very same object
+            assert all(
+                vars(other)[name] is vars(first)[name] for name in vars(first) if name != "sources"
+            )
+    assert len(said) == len(copies)
+    changed = batch / "01-4ce5d9c8bc5975ce.txt"
+    changed.write_text(changed.read_text() + "\n")
+    rerun = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    assert rerun.files == pipeline.convert([Path("in")], jobs=1).files
+
+
+def test_a_damaged_entry_teaches_nothing(batch: Path, tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    entry = next((root / "inputs").rglob("*.json"))
+    value = orjson.loads(entry.read_bytes().partition(b"\n")[2])
+    value["diagnostics"] = [{"severity": "no such severity"}]  # its entities are sound
+    cache, said = Cache(root), {}
+    cache._store("inputs", entry.stem, value)
+    assert cache.extraction(entry.stem, said) is None
+    assert said == {}
+    [note] = cache.notes
+    assert "not the shape of an extraction" in note
+
+
+def _source_key(ref: SourceRef) -> tuple[str, int, int]:
+    return ref.path, ref.line_start, ref.line_end

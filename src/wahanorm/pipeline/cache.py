@@ -35,7 +35,7 @@ from wahanorm.errors import DiagnosticRow
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
-    from wahanorm.contract.models import Diagnostic
+    from wahanorm.contract.models import Diagnostic, SourceRef
     from wahanorm.pipeline.after_read import Extraction
     from wahanorm.readers.base import Entity, Source
 
@@ -203,9 +203,11 @@ class Cache:
         except OSError:
             pass  # a cache that cannot be written only costs time
 
-    def extraction(self, key: str) -> Extraction | None:
-        """The cached extraction of an input, or None."""
-        return self._read("inputs", key, _extraction_of)
+    def extraction(self, key: str, said: dict[str, Entity] | None = None) -> Extraction | None:
+        """The cached extraction of an input, or None. ``said`` holds the entities read so far
+        by their content hashes (the entries of a batch hold the rules every page prints, each
+        copy with its own sources), and is given what this entry adds."""
+        return self._read("inputs", key, lambda value: _extraction_of(value, said))
 
     def store_extraction(self, key: str, extraction: Extraction) -> list[str]:
         """Remember an input's extraction, with its entities' content hashes (worked out from
@@ -292,40 +294,60 @@ T = TypeVar("T")
 
 
 @functools.cache
-def _validators() -> tuple[TypeAdapter[list[Entity]], TypeAdapter[list[Diagnostic]]]:
-    """The validators of an extraction's entities and diagnostics, built once per process
-    (building one costs about as much as validating a page's entities)."""
+def _validators() -> tuple[
+    TypeAdapter[Entity], TypeAdapter[list[SourceRef]], TypeAdapter[list[Diagnostic]]
+]:
+    """The validators of an extraction's entities, their sources and its diagnostics, built
+    once per process (building one costs about as much as validating a page's entities)."""
     from pydantic import TypeAdapter
 
-    from wahanorm.contract.models import AnyEntity, Diagnostic
+    from wahanorm.contract.models import AnyEntity, Diagnostic, SourceRef
 
-    entities: TypeAdapter[list[Entity]] = TypeAdapter(list[AnyEntity])
-    return entities, TypeAdapter(list[Diagnostic])
+    entity: TypeAdapter[Entity] = TypeAdapter(AnyEntity)
+    return entity, TypeAdapter(list[SourceRef]), TypeAdapter(list[Diagnostic])
 
 
-def _extraction_of(value: Any) -> Extraction:
+def _extraction_of(value: Any, said: dict[str, Entity] | None) -> Extraction:
+    """An input's entry as its extraction. An entity whose content hash ``said`` holds (an
+    earlier entry gave it) is that entity with its own sources, which are validated: what it
+    says is what its hash names. Any other entity is validated whole; once the whole entry is
+    sound, each is kept in ``said``."""
     from wahanorm.errors import Report
     from wahanorm.pipeline.after_read import Extraction
 
     if not isinstance(value, dict) or not isinstance(value.get("path"), str):
         raise BadEntry("not an extraction")
-    entities_of, diagnostics_of = _validators()
+    found, hashes = value.get("entities"), value.get("hashes")
+    if not (
+        isinstance(found, list)
+        and isinstance(hashes, list)
+        and len(hashes) == len(found)
+        and all(isinstance(h, str) and _HASH.fullmatch(h) for h in hashes)
+    ):
+        raise BadEntry("hashes are not one content hash per entity")
+    entity_of, sources_of, diagnostics_of = _validators()
+    known = {} if said is None else said
+    entities: list[Entity] = []
+    learnt: dict[str, Entity] = {}
     try:
-        entities = entities_of.validate_python(value["entities"])
+        for data, digest in zip(found, hashes, strict=True):
+            same = known.get(digest)
+            if same is not None and isinstance(data, dict) and not data.get("variants"):
+                sources = sources_of.validate_python(data.get("sources"))
+                entities.append(same.model_copy(update={"sources": sources}))
+            else:
+                entities.append(entity := entity_of.validate_python(data))
+                learnt.setdefault(digest, entity)
         diagnostics = diagnostics_of.validate_python(value["diagnostics"])
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
     if not _is_str_or_none(value.get("data_version")):
         raise BadEntry("data_version is not text")
-    hashes = value.get("hashes")
-    if not (
-        isinstance(hashes, list)
-        and len(hashes) == len(entities)
-        and all(isinstance(h, str) and _HASH.fullmatch(h) for h in hashes)
-    ):
-        raise BadEntry("hashes are not one content hash per entity")
+    if said is not None:
+        for digest, entity in learnt.items():
+            said.setdefault(digest, entity)
     report = Report(value["path"], diagnostics)
-    return Extraction(value["path"], list(entities), report, value.get("data_version"), hashes)
+    return Extraction(value["path"], entities, report, value.get("data_version"), hashes)
 
 
 def _record_of(value: Any) -> RunRecord:

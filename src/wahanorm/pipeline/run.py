@@ -288,8 +288,9 @@ def _extract_all(
     progress: Progress | None,
 ) -> list[Extraction]:
     done: dict[int, Extraction] = {}
+    said: dict[str, Entity] = {}  # what the cached entries hold, by content hash
     for index, key in enumerate(keys):
-        cached = cache.extraction(key) if cache and key else None
+        cached = cache.extraction(key, said) if cache and key else None
         if cached is not None:
             done[index] = cached
     todo = [i for i in range(len(items)) if i not in done]
