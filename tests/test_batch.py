@@ -103,8 +103,8 @@ class Stopped(Exception):
 def test_a_run_cut_short_keeps_what_it_finished(
     batch: Path, tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each input's extraction is stored as it is finished: a run stopped after some inputs
-    leaves them in the cache, and the next run reads only the others."""
+    """Each input's extraction is stored as it is finished (by the worker that read it): a run
+    stopped after some inputs leaves them in the cache, and the next run reads only the others."""
 
     def stop_after_seven(done: int, total: int, note: str) -> None:
         if done >= 7:
@@ -119,8 +119,11 @@ def test_a_run_cut_short_keeps_what_it_finished(
     monkeypatch.setattr(run, "extract", lambda item, *rest: calls.append(item) or real(item, *rest))
     rerun = pipeline.convert([Path("in")], jobs=1, cache=Cache(tmp_path / "c"))
     # the seven inputs finished before the stop (in input order, workers or not) come from
-    # the cache
-    assert len(calls) == COPIES - 7
+    # the cache; workers also store what they finished after it (the chunks they were given)
+    if jobs == 1:
+        assert len(calls) == COPIES - 7
+    else:
+        assert len(calls) <= COPIES - 7
     assert rerun.files == pipeline.convert([Path("in")], jobs=1).files
 
 

@@ -298,11 +298,7 @@ def _extract_all(
         progress(len(done), len(items), "")
 
     def finished(index: int, extraction: Extraction) -> None:
-        # stored as it comes: beside workers, while they read the inputs after it
         done[index] = extraction
-        key = keys[index]
-        if cache and key:
-            extraction.hashes = cache.store_extraction(key, extraction)
         if progress:
             progress(len(done), len(items), items[index].display)
 
@@ -311,14 +307,29 @@ def _extract_all(
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
-            results = pool.map(extract, [items[i] for i in todo], chunksize=chunk)
+            jobs_of = [(items[i], keys[i], cache) for i in todo]
+            results = pool.map(extract_and_store, jobs_of, chunksize=chunk)
             for index, extraction in zip(todo, results, strict=True):
                 finished(index, extraction)
     else:
         for index in todo:
             note = _stage_note(progress, len(done), len(items), items[index].display)
-            finished(index, extract(items[index], note))
+            finished(index, extract_and_store((items[index], keys[index], cache), note))
     return [done[i] for i in range(len(items))]
+
+
+def extract_and_store(
+    job: tuple[Source, str | None, Cache | None], stage: Callable[[str], None] | None = None
+) -> Extraction:
+    """``extract`` of an input (``job``: it, its cache key, the cache), stored in the cache as
+    soon as it is finished, with its entities' content hashes: by the worker that read it,
+    beside the other workers (the dumps of a batch's entities are most of what storing costs),
+    and so kept when the run is cut short after it."""
+    source, key, cache = job
+    extraction = extract(source, stage)
+    if cache and key:
+        extraction.hashes = cache.store_extraction(key, extraction)
+    return extraction
 
 
 def assemble(
