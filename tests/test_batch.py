@@ -119,7 +119,8 @@ def test_a_run_cut_short_keeps_what_it_finished(
     monkeypatch.setattr(run, "extract", lambda item, *rest: calls.append(item) or real(item, *rest))
     rerun = pipeline.convert([Path("in")], jobs=1, cache=Cache(tmp_path / "c"))
     # the seven inputs finished before the stop (in input order, workers or not) come from
-    # the cache; workers also store what they finished after it (the chunks they were given)
+    # the cache; with workers, so does what they finished after it (the chunks they had begun;
+    # the others are cancelled)
     if jobs == 1:
         assert len(calls) == COPIES - 7
     else:
@@ -264,3 +265,40 @@ def test_a_damaged_entry_teaches_nothing(batch: Path, tmp_path: Path) -> None:
 
 def _source_key(ref: SourceRef) -> tuple[str, int, int]:
     return ref.path, ref.line_start, ref.line_end
+
+
+@pytest.mark.parametrize("damage", ["hashes swapped", "text changed"])
+def test_an_entry_whose_hashes_are_not_its_entities_is_converted_again(
+    batch: Path, tmp_path: Path, calls: list[str], damage: str
+) -> None:
+    """A sound entry (its header rewritten to match) whose content hashes are not those of what
+    its entities say is damaged: dropped with a note and converted again, never trusted to group
+    copies or to stand for the copies of later entries."""
+    root = tmp_path / "c"
+    reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root)).files
+    entry = sorted((root / "inputs").rglob("*.json"))[0]
+    value = orjson.loads(entry.read_bytes().partition(b"\n")[2])
+    if damage == "hashes swapped":
+        first, second = next(
+            (i, j)
+            for i, a in enumerate(value["hashes"])
+            for j, b in enumerate(value["hashes"])
+            if a != b
+        )
+        value["hashes"][first], value["hashes"][second] = (
+            value["hashes"][second],
+            value["hashes"][first],
+        )
+    else:
+        changed = next(e for e in value["entities"] if e["kind"] == "rule")
+        changed["name"] += " Tampered"
+    cache = Cache(root)
+    cache._store("inputs", entry.stem, value)
+    shutil.rmtree(root / "runs")  # so that the run reads its inputs' entries
+    calls.clear()
+    again = pipeline.convert([Path("in")], jobs=1, cache=cache)
+    assert again.files == reference
+    assert not any("Tampered" in text for text in again.files.values())
+    assert len(calls) == 1
+    [note] = cache.notes
+    assert "content hash is not that of what it says" in note

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import orjson
 
@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from wahanorm.readers.base import Entity, Source
 
 DEFAULT_CACHE = Path(".wahanorm-cache")
+
+Seen: TypeAlias = "dict[str, tuple[dict[str, Any], Entity]]"
+"""What the cache entries read in a run say, by content hash: the JSON values an entity says
+(its sources and variants left out) and the entity validated from them."""
 
 
 @functools.cache
@@ -203,11 +207,11 @@ class Cache:
         except OSError:
             pass  # a cache that cannot be written only costs time
 
-    def extraction(self, key: str, said: dict[str, Entity] | None = None) -> Extraction | None:
-        """The cached extraction of an input, or None. ``said`` holds the entities read so far
-        by their content hashes (the entries of a batch hold the rules every page prints, each
-        copy with its own sources), and is given what this entry adds."""
-        return self._read("inputs", key, lambda value: _extraction_of(value, said))
+    def extraction(self, key: str, seen: Seen | None = None) -> Extraction | None:
+        """The cached extraction of an input, or None. ``seen`` holds what the entries read so
+        far in the run say, by content hash (the entries of a batch hold the rules every page
+        prints, each copy with its own sources), and is given what this entry adds."""
+        return self._read("inputs", key, lambda value: _extraction_of(value, seen))
 
     def store_extraction(self, key: str, extraction: Extraction) -> list[str]:
         """Remember an input's extraction, with its entities' content hashes (worked out from
@@ -307,11 +311,13 @@ def _validators() -> tuple[
     return entity, TypeAdapter(list[SourceRef]), TypeAdapter(list[Diagnostic])
 
 
-def _extraction_of(value: Any, said: dict[str, Entity] | None) -> Extraction:
-    """An input's entry as its extraction. An entity whose content hash ``said`` holds (an
-    earlier entry gave it) is that entity with its own sources, which are validated: what it
-    says is what its hash names. Any other entity is validated whole; once the whole entry is
-    sound, each is kept in ``said``."""
+def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
+    """An input's entry as its extraction, each entity's content hash as the entry gives it
+    checked against what the entity says. An entity that says what one read earlier says (the
+    same JSON values; ``seen`` holds them by content hash: the rules every page of a batch
+    prints) is that entity with its own sources, which are validated. Any other is validated
+    whole, its hash worked out from what it says, and kept in ``seen`` once the whole entry is
+    sound."""
     from wahanorm.errors import Report
     from wahanorm.pipeline.after_read import Extraction
 
@@ -326,26 +332,37 @@ def _extraction_of(value: Any, said: dict[str, Entity] | None) -> Extraction:
     ):
         raise BadEntry("hashes are not one content hash per entity")
     entity_of, sources_of, diagnostics_of = _validators()
-    known = {} if said is None else said
+    known: Seen = {} if seen is None else seen
+    learnt: Seen = {}
     entities: list[Entity] = []
-    learnt: dict[str, Entity] = {}
     try:
         for data, digest in zip(found, hashes, strict=True):
-            same = known.get(digest)
-            if same is not None and isinstance(data, dict) and not data.get("variants"):
+            if not isinstance(data, dict):
+                raise BadEntry("an entity is not an object")
+            says = {k: v for k, v in data.items() if k not in UNSAID}
+            earlier = known.get(digest) or learnt.get(digest)
+            if (
+                earlier is not None
+                and earlier[0] == says
+                and not data.get("variants")
+                and not earlier[1].variants
+            ):
                 sources = sources_of.validate_python(data.get("sources"))
-                entities.append(same.model_copy(update={"sources": sources}))
-            else:
-                entities.append(entity := entity_of.validate_python(data))
-                learnt.setdefault(digest, entity)
+                entities.append(earlier[1].model_copy(update={"sources": sources}))
+                continue
+            entity = entity_of.validate_python(data)
+            if hash_of(says) != digest:
+                raise BadEntry("an entity's content hash is not that of what it says")
+            entities.append(entity)
+            learnt.setdefault(digest, (says, entity))
         diagnostics = diagnostics_of.validate_python(value["diagnostics"])
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
     if not _is_str_or_none(value.get("data_version")):
         raise BadEntry("data_version is not text")
-    if said is not None:
-        for digest, entity in learnt.items():
-            said.setdefault(digest, entity)
+    if seen is not None:
+        for digest, read in learnt.items():
+            seen.setdefault(digest, read)
     report = Report(value["path"], diagnostics)
     return Extraction(value["path"], entities, report, value.get("data_version"), hashes)
 

@@ -24,7 +24,7 @@ from wahanorm.blocks.edition import as_edition
 from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import discover as ingest
-from wahanorm.pipeline.cache import Cache, RunRecord, input_key, run_key
+from wahanorm.pipeline.cache import Cache, RunRecord, Seen, input_key, run_key
 from wahanorm.readers.base import Source
 
 if TYPE_CHECKING:
@@ -288,9 +288,9 @@ def _extract_all(
     progress: Progress | None,
 ) -> list[Extraction]:
     done: dict[int, Extraction] = {}
-    said: dict[str, Entity] = {}  # what the cached entries hold, by content hash
+    seen: Seen = {}  # what the cached entries say, by content hash
     for index, key in enumerate(keys):
-        cached = cache.extraction(key, said) if cache and key else None
+        cached = cache.extraction(key, seen) if cache and key else None
         if cached is not None:
             done[index] = cached
     todo = [i for i in range(len(items)) if i not in done]
@@ -309,8 +309,12 @@ def _extract_all(
             chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
             jobs_of = [(items[i], keys[i], cache) for i in todo]
             results = pool.map(extract_and_store, jobs_of, chunksize=chunk)
-            for index, extraction in zip(todo, results, strict=True):
-                finished(index, extraction)
+            try:
+                for index, extraction in zip(todo, results, strict=True):
+                    finished(index, extraction)
+            except BaseException:  # a run cut short: the chunks no worker began are not read
+                pool.shutdown(cancel_futures=True)
+                raise
     else:
         for index in todo:
             note = _stage_note(progress, len(done), len(items), items[index].display)
