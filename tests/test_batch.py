@@ -223,9 +223,9 @@ def test_copies_read_from_the_cache_share_what_they_say(batch: Path, tmp_path: P
     a conversion without cache gives."""
     root = tmp_path / "c"
     pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
-    cache, said = Cache(root), {}
+    cache, seen = Cache(root), {}
     keys = sorted(p.stem for p in (root / "inputs").rglob("*.json"))
-    read = [cache.extraction(key, said) for key in keys]
+    read = [cache.extraction(key, seen) for key in keys]
     assert cache.notes == [] and all(x is not None for x in read)
     copies: dict[str, list[Entity]] = {}
     for extraction in read:
@@ -242,7 +242,7 @@ def test_copies_read_from_the_cache_share_what_they_say(batch: Path, tmp_path: P
             assert all(
                 vars(other)[name] is vars(first)[name] for name in vars(first) if name != "sources"
             )
-    assert len(said) == len(copies)
+    assert len(seen) == len(copies)
     changed = batch / "01-4ce5d9c8bc5975ce.txt"
     changed.write_text(changed.read_text() + "\n")
     rerun = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
@@ -255,10 +255,10 @@ def test_a_damaged_entry_teaches_nothing(batch: Path, tmp_path: Path) -> None:
     entry = next((root / "inputs").rglob("*.json"))
     value = orjson.loads(entry.read_bytes().partition(b"\n")[2])
     value["diagnostics"] = [{"severity": "no such severity"}]  # its entities are sound
-    cache, said = Cache(root), {}
+    cache, seen = Cache(root), {}
     cache._store("inputs", entry.stem, value)
-    assert cache.extraction(entry.stem, said) is None
-    assert said == {}
+    assert cache.extraction(entry.stem, seen) is None
+    assert seen == {}
     [note] = cache.notes
     assert "not the shape of an extraction" in note
 

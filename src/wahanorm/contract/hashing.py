@@ -55,6 +55,12 @@ def _said_fields(model: type[BaseModel]) -> tuple[str, ...]:
     return tuple(f for f in model.model_fields if f not in UNSAID)
 
 
+def said_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What an entity's JSON says: its fields but the ``UNSAID`` ones (what its content hash is
+    of)."""
+    return {k: v for k, v in data.items() if k not in UNSAID}
+
+
 def hash_of(data: Mapping[str, Any]) -> str:
     """The content hash of an entity's JSON (its sources and variants already left out)."""
     text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from wahanorm import __version__
-from wahanorm.contract.hashing import UNSAID, hash_of
+from wahanorm.contract.hashing import hash_of, said_of
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath, unsafe_relpath
 
 if TYPE_CHECKING:
@@ -61,14 +61,13 @@ def render_outputs(
         files[rel] = canonical_json(data)
         if entity_data is not None:
             entity_data[rel] = data
-        said = {k: v for k, v in data.items() if k not in UNSAID}
         entries.append(
             IndexEntry(
                 id=entity.id,
                 kind=entity.kind,
                 name=entity.name,
                 edition=entity.edition,
-                hash=hash_of(said),
+                hash=hash_of(said_of(data)),
                 path=rel,
                 sources=entity.sources,
                 variants=len(entity.variants),

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from wahanorm.contract.hashing import UNSAID, hash_of
+from wahanorm.contract.hashing import hash_of, said_of
 from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 from wahanorm.errors import InputError, OutputError
 from wahanorm.outputs.canonical import canonical_json
@@ -537,7 +537,7 @@ def _entity_rows(entity: JSON, entry: JSON, rows: Rows, next_weapon: list[int]) 
             (ed, kind, entity["id"], position, src["path"], src["line_start"], src["line_end"])
         )
     for position, variant in enumerate(entity.get("variants", [])):
-        said = {k: v for k, v in variant.items() if k not in UNSAID}
+        said = said_of(variant)
         rows["variants"].append(
             (
                 ed,

@@ -29,7 +29,7 @@ import orjson
 
 from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
-from wahanorm.contract.hashing import UNSAID, hash_of
+from wahanorm.contract.hashing import hash_of, said_of
 from wahanorm.errors import DiagnosticRow
 
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ class Cache:
         """Remember an input's extraction, with its entities' content hashes (worked out from
         the same dumps); returns those hashes."""
         entities = [e.model_dump(mode="json") for e in extraction.entities]
-        hashes = [hash_of({k: v for k, v in data.items() if k not in UNSAID}) for data in entities]
+        hashes = [hash_of(said_of(data)) for data in entities]
         self._store(
             "inputs",
             key,
@@ -339,7 +339,7 @@ def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
         for data, digest in zip(found, hashes, strict=True):
             if not isinstance(data, dict):
                 raise BadEntry("an entity is not an object")
-            says = {k: v for k, v in data.items() if k not in UNSAID}
+            says = said_of(data)
             earlier = known.get(digest) or learnt.get(digest)
             if (
                 earlier is not None

@@ -110,9 +110,9 @@ def fewer_collections() -> Iterator[None]:
     its old generation grew (its count of long-lived objects is then stale): after some ten
     collections of the middle generation, some 70,000 containers made after the block. It
     walks every object of the run (1.3 s after a rerun of 1,000 dumps from the cache), so what
-    a run does after converting (storing its cache entries, their rows as many as its
-    diagnostics) is inside the block, and a command freezes what the run leaves for good before
-    it goes on (``cli.convert``).
+    a run does after converting (storing its record, a row per diagnostic) is inside the block,
+    and ``convert`` freezes what the run leaves while it prints and writes it
+    (``cli.convert._frozen``).
 
     The collector is the whole process's: a run changes it only while the run is the process's
     one thread (a command, a script). Beside other threads (a service calling
