@@ -248,13 +248,33 @@ class BatchMemo(Generic[K, V]):
         """The value kept for ``key``, or None."""
         return self._kept.get(key)
 
+    def each(self, keys: list[K], read: Callable[[list[K]], list[V]]) -> list[V]:
+        """The value of each of ``keys``: the kept ones, and ``read`` of all the others at once
+        (their values in order), which are kept. For what a batch's inputs repeat line by line:
+        ``read`` must be a pure function of each key, whatever keys it is given with, and say
+        nothing into a report (what it finds of a line, its notes, is part of the value, which
+        each input reports at its own line)."""
+        made: list[V | None] = list(map(self._kept.get, keys))
+        missed = [at for at, value in enumerate(made) if value is None]
+        if missed:
+            fresh = read([keys[at] for at in missed])
+            with self._lock:
+                for at, value in zip(missed, fresh, strict=True):
+                    made[at] = value
+                    self._put(keys[at], value)
+        return made  # type: ignore[return-value]  # every None was filled
+
     def keep(self, key: K, value: V) -> None:
         """Keep ``value`` for ``key`` (for a reading that can say nothing: a pure function of
         ``key``), the oldest value going when the memo is full."""
         with self._lock:
-            if len(self._kept) >= self.size:
-                del self._kept[next(iter(self._kept))]
-            self._kept[key] = value
+            self._put(key, value)
+
+    def _put(self, key: K, value: V) -> None:
+        """Keep ``value`` (the lock held), the oldest value going when the memo is full."""
+        if len(self._kept) >= self.size:
+            del self._kept[next(iter(self._kept))]
+        self._kept[key] = value
 
     def read(self, report: Report, key: K, read: Callable[[], V | None]) -> V | None:
         """The kept value for ``key``, else ``read()`` (None: nothing to keep), kept when the

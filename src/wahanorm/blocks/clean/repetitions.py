@@ -72,7 +72,7 @@ def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
         texts.append(line.text)
         if line.text not in texts[-1 - MAX_RUN : -1]:
             continue  # no line of the runs it could end repeats it
-        run = _repeated_tail(out)
+        run = _repeated_tail(texts)
         if run:
             first = out[-run]
             report.info(
@@ -85,13 +85,13 @@ def drop_repeated_runs(lines: list[Line], report: Report) -> list[Line]:
     return out
 
 
-def _repeated_tail(out: list[Line]) -> int:
-    """Length of the shortest run at the end of ``out`` that repeats the run just before it."""
-    text = out[-1].text
-    for run in range(1, min(MAX_RUN, len(out) // 2) + 1):
-        if out[-1 - run].text != text:
+def _repeated_tail(texts: list[str]) -> int:
+    """Length of the shortest run at the end of ``texts`` that repeats the run just before it."""
+    text = texts[-1]
+    for run in range(1, min(MAX_RUN, len(texts) // 2) + 1):
+        if texts[-1 - run] != text:
             continue  # cheap test first: most lines repeat nothing
-        if all(out[-i].text == out[-i - run].text for i in range(2, run + 1)):
+        if texts[-run:] == texts[-2 * run : -run]:  # the two runs compared in C
             if run == 1 and _CELL.match(text):
                 continue  # two equal characteristics in a row are data, not a repetition
             return run
