@@ -5,11 +5,15 @@ dump reader keeps, across the inputs of a batch (``errors.BatchMemo``), what it 
 where that depends on the line's text alone:
 
 - ``clean._line_local``: the passes ``PASSES[:LINE_LOCAL]`` (each makes of a line what it makes
-  of it alone).
+  of it alone);
+- ``segment.entry_kind``: the kind of entry a line opens, told by it, the next line and (for an
+  enhancement) the one after;
+- ``read.line_holes``: the holes of a line;
+- ``edition.line_signs``: what a line counts towards its page's edition.
 
-Each is held here to the plain way (every pass over every line) on the committed dumps, on the
-shared ones, and on made-up lines, with its memo empty, filled by the same input and filled by
-others.
+Each is held here to the plain way (every pass over every line; each pattern over each line;
+``sign_counts`` of every line) on the committed dumps, on the shared ones, and on made-up lines,
+with its memo empty, filled by the same input and filled by others.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wahanorm.blocks import clean
+from wahanorm.blocks import clean, edition
 from wahanorm.blocks.clean import LINE_LOCAL, PASSES, Line, to_lines
 from wahanorm.errors import BatchMemo, DiagnosticRow, Report, as_row
+from wahanorm.readers.dump import read as dump_read
+from wahanorm.readers.dump import segment
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -175,6 +181,182 @@ def test_to_lines_makes_lines() -> None:
     assert lines == [Line(1, "a"), Line(2, "b"), Line(3, ""), Line(4, "c")]
     assert all(type(line) is Line for line in lines)
     assert lines[1].number == 2 and lines[1].text == "b"
+
+
+# ---- the kind of entry a line opens -------------------------------------------------------------
+
+
+def kinds(lines: list[Line]) -> list[str | None]:
+    return [segment.entry_kind(lines, index) for index in range(len(lines))]
+
+
+def plain_kinds(lines: list[Line]) -> list[str | None]:
+    """``_kind_of`` of every line, without the memo (the sentence test included)."""
+    texts = [line.text for line in lines]
+    out: list[str | None] = []
+    for index, text in enumerate(texts):
+        following = texts[index + 1] if index + 1 < len(texts) else ""
+        third = texts[index + 2] if index + 2 < len(texts) else None
+        out.append(segment._kind_of(text, following, third))
+    return out
+
+
+def check_kinds(texts: list[str]) -> None:
+    pages = [clean.clean(to_lines(text), Report("x")) for text in texts]
+    plain = [plain_kinds(lines) for lines in pages]
+    BatchMemo.clear_all()
+    assert [kinds(lines) for lines in pages] == plain
+    assert [kinds(lines) for lines in reversed(pages)] == plain[::-1]
+
+
+def test_entry_kinds_are_those_of_every_line_on_committed_dumps() -> None:
+    check_kinds(texts_of(committed_dumps()))
+
+
+@needs_shared
+def test_entry_kinds_are_those_of_every_line_on_shared_dumps() -> None:
+    check_kinds(texts_of(shared_dumps()))
+
+
+def test_an_enhancement_is_told_by_the_line_after_next_whatever_was_read_before() -> None:
+    # The same name and cost lines open an enhancement only above a "… Detachment" line: the
+    # memo keeps the two apart, in either order.
+    enhancement = [Line(1, "- Dread Mask"), Line(2, "25 pts"), Line(3, "Vanguard Detachment")]
+    other = [Line(1, "- Dread Mask"), Line(2, "25 pts"), Line(3, "Some prose follows here.")]
+    for first, second in ((enhancement, other), (other, enhancement)):
+        BatchMemo.clear_all()
+        assert [kinds(first)[0], kinds(second)[0]] == [
+            plain_kinds(first)[0],
+            plain_kinds(second)[0],
+        ]
+    assert plain_kinds(enhancement)[0] == "enhancement"
+    assert plain_kinds(other)[0] is None
+
+
+# ---- holes ---------------------------------------------------------------------------------------
+
+
+def plain_holes(texts: list[str]) -> list[tuple[tuple[int, str], ...]]:
+    """Each hole's pattern over each line (no needle, no memo)."""
+    out: list[tuple[tuple[int, str], ...]] = []
+    for text in texts:
+        found: list[tuple[int, str]] = []
+        for _needle, pattern, message, word in dump_read.HOLES:
+            for match in pattern.finditer(text):
+                if not word or dump_read._opens_word(text, match.start()):
+                    found.append((match.start() + 1, message))
+        out.append(tuple(found))
+    return out
+
+
+def reported_holes(lines: list[Line]) -> list[DiagnosticRow]:
+    report = Report("x")
+    dump_read._report_holes([segment.Block("text", lines)], report)
+    return [as_row(d) for d in report.diagnostics]
+
+
+def check_holes(texts: list[str]) -> None:
+    pages = [clean.clean(to_lines(text), Report("x")) for text in texts]
+    for lines in pages:
+        page = [line.text for line in lines]
+        assert dump_read.line_holes(page) == plain_holes(page)
+    BatchMemo.clear_all()
+    first = [reported_holes(lines) for lines in pages]
+    assert [reported_holes(lines) for lines in reversed(pages)] == first[::-1]
+    assert first == [
+        [
+            DiagnosticRow(
+                "warning", "hole", message, "x", line.number, column, _caret(line.text, column)
+            )
+            for (number, column), (line, message) in sorted(_first_holes(lines).items())
+        ]
+        for lines in pages
+    ]
+
+
+def _first_holes(lines: list[Line]) -> dict[tuple[int, int], tuple[Line, str]]:
+    found: dict[tuple[int, int], tuple[Line, str]] = {}
+    for line, holes in zip(lines, plain_holes([line.text for line in lines]), strict=True):
+        for column, message in holes:
+            found.setdefault((line.number, column), (line, message))
+    return found
+
+
+def _caret(text: str, column: int) -> str:
+    from wahanorm.errors import caret_excerpt
+
+    return caret_excerpt(text, column)
+
+
+def test_holes_are_those_of_each_pattern_on_committed_dumps() -> None:
+    check_holes(texts_of(committed_dumps()))
+
+
+@needs_shared
+def test_holes_are_those_of_each_pattern_on_shared_dumps() -> None:
+    check_holes(texts_of(shared_dumps()))
+
+
+HOLE_PIECES = ["The ", "and ", "or ", "ORKS ", "unit", "model", "s", " ,", "an ", "%1%", "is ", "x"]
+
+
+@given(st.lists(st.lists(st.sampled_from(HOLE_PIECES), max_size=6).map("".join), max_size=8))
+def test_holes_are_those_of_each_pattern_on_any_lines(texts: list[str]) -> None:
+    assert dump_read.line_holes(texts) == plain_holes(texts)
+
+
+# ---- the edition signs of a page -----------------------------------------------------------------
+
+
+def plain_edition(texts: list[str]) -> tuple[object, str]:
+    """The page's edition from ``sign_counts`` of every line (no memo)."""
+    stripped = [text.strip() for text in texts]
+    counted = edition.sign_counts(stripped, range(len(stripped)))
+    for counts, sign in zip(counted, edition._SIGN_NAMES, strict=True):
+        if (found := edition._majority(counts)) is not None:
+            return found, sign
+    return None, ""
+
+
+def check_editions(pages: list[list[str]]) -> None:
+    plain = [plain_edition(page) for page in pages]
+    BatchMemo.clear_all()
+    assert [edition.page_edition(page) for page in pages] == plain
+    assert [edition.page_edition(page) for page in reversed(pages)] == plain[::-1]
+    for page in pages:
+        stripped = [text.strip() for text in page]
+        assert edition.line_signs(stripped) == [
+            tuple(
+                (which, found)
+                for which, counts in enumerate(edition.sign_counts(stripped, (at,)))
+                for found in counts.elements()
+            )
+            for at in range(len(stripped))
+        ]
+
+
+def test_page_editions_are_those_of_every_line_on_committed_dumps() -> None:
+    check_editions([text.splitlines() for text in texts_of(committed_dumps())])
+
+
+@needs_shared
+def test_page_editions_are_those_of_every_line_on_shared_dumps() -> None:
+    check_editions([text.splitlines() for text in texts_of(shared_dumps())])
+
+
+SIGN_PIECES = ["Core", " – Battle Tactic", " Stratagem", "A", "B15.02", "YOUR ", "UNIT COSTS"]
+SIGN_PIECES += ["1CPCore", "/wh40k11ed/", "/wh40k10ed/", "| ", " ", "x"]
+
+
+@given(
+    st.lists(
+        st.lists(st.lists(st.sampled_from(SIGN_PIECES), max_size=5).map("".join), max_size=8),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_page_editions_are_those_of_every_line_on_any_lines(pages: list[list[str]]) -> None:
+    check_editions(pages)
 
 
 # ---- the memo ------------------------------------------------------------------------------------

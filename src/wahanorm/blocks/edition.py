@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Literal
 
+from wahanorm.errors import BatchMemo
+
 Edition = Literal[10, 11]
 EDITIONS: tuple[Edition, ...] = (10, 11)
 
@@ -110,15 +112,39 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
     edition, ``Core – Battle Tactic`` 10th); then the majority of its core stratagem headings
     and numbered rules (the tooltip text behind a page can carry rules of both editions)."""
     texts = [line.strip() for line in lines]
-    links, index, tooltips = sign_counts(texts, sign_lines(texts))
-    for counts, sign in (
-        (links, "a link"),
-        (index, "the cost table and stratagem index"),
-        (tooltips, "core stratagems and numbered rules"),
-    ):
-        if (found := _majority(counts)) is not None:
+    counts: tuple[Counter[Edition], Counter[Edition], Counter[Edition]] = (
+        Counter(),
+        Counter(),
+        Counter(),
+    )
+    for said in _SIGNS.each(texts, line_signs):  # what sign_counts(texts, sign_lines(texts)) counts
+        for which, edition in said:
+            counts[which][edition] += 1
+    for counted, sign in zip(counts, _SIGN_NAMES, strict=True):
+        if (found := _majority(counted)) is not None:
             return found, sign
     return None, ""
+
+
+_SIGN_NAMES = ("a link", "the cost table and stratagem index", "core stratagems and numbered rules")
+_SIGNS: BatchMemo[str, tuple[tuple[int, Edition], ...]] = BatchMemo(16384)
+"""``line_signs`` of the lines a batch repeats."""
+
+
+def line_signs(texts: list[str]) -> list[tuple[tuple[int, Edition], ...]]:
+    """What each text (a stripped line) counts, as ``sign_counts`` counts it: (0 a link, 1 the
+    cost table and stratagem index, 2 core stratagems and numbered rules; the edition) in the
+    order it counts them. A pure function of each text, whatever texts it is given with."""
+    none: tuple[tuple[int, Edition], ...] = ()
+    said = [none] * len(texts)
+    for at in sign_lines(texts):
+        counted = sign_counts(texts, (at,))
+        said[at] = tuple(
+            (which, edition)
+            for which, counts in enumerate(counted)
+            for edition in counts.elements()
+        )
+    return said
 
 
 # A line that may open with a sign: ``Core`` (a core stratagem's heading or index row), a

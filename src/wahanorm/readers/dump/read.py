@@ -160,12 +160,15 @@ def index_pdf_line(text: str) -> int | None:
     """The line of the first column-heading line in the shape of GW's index PDFs as plain text
     (``M T SV W LD OC``, ``RANGED WEAPONS RANGE A BS S AP D``), or None."""
     for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped[:1] in ("M", "m", "R", "r") and any(
-            p.match(stripped) for p in _INDEX_PDF_HEADS
-        ):
-            return number
+        first = line[:1]  # the first character left by strip, told without stripping most lines
+        if first in _INDEX_PDF_FIRST or (first.isspace() and line.strip()[:1] in _INDEX_PDF_FIRST):
+            stripped = line.strip()
+            if any(p.match(stripped) for p in _INDEX_PDF_HEADS):
+                return number
     return None
+
+
+_INDEX_PDF_FIRST = frozenset("MmRr")
 
 
 def _pages(blocks: list[Block]) -> list[list[Block]]:
@@ -528,13 +531,29 @@ def _listed_enhancement(
 
 def _report_holes(blocks: list[Block], report: Report) -> None:
     lines = [line for block in blocks for line in block.lines]
-    texts = [line.text for line in lines]
+    found: dict[tuple[int, int], tuple[Line, str]] = {}
+    holes_of = _HOLES.each([line.text for line in lines], line_holes)
+    for line, holes in zip(lines, holes_of, strict=True):
+        for column, message in holes:
+            found.setdefault((line.number, column), (line, message))
+    for (number, column), (line, message) in sorted(found.items()):
+        report.warning(
+            "hole", message, number, column=column, excerpt=caret_excerpt(line.text, column)
+        )
+
+
+_HOLES: BatchMemo[str, tuple[tuple[int, str], ...]] = BatchMemo(16384)
+"""``line_holes`` of the lines a batch repeats."""
+
+
+def line_holes(texts: list[str]) -> list[tuple[tuple[int, str], ...]]:
+    """The holes of each text (a line) as (column, message), in the order of ``HOLES`` and
+    then of the column: a pure function of each text, whatever texts it is given with."""
     # Each needle is looked for in the whole text (no needle holds a line break, so each one
-    # found lies in one line), and its pattern tried on the lines that hold it; the matches
-    # then go in the order a walk of line after line, needle after needle, would find them.
+    # found lies in one line), and its pattern tried on the lines that hold it.
     whole = "\n".join(texts)
     starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
-    hits: list[tuple[int, int, int, str]] = []  # (line, hole, column - 1, message)
+    hits: dict[int, list[tuple[int, int, str]]] = {}  # line → (hole, column - 1, message)
     for hole, (needle, pattern, message, word) in enumerate(HOLES):
         held: set[int] = set()
         at = whole.find(needle)
@@ -545,11 +564,11 @@ def _report_holes(blocks: list[Block], report: Report) -> None:
             text = texts[index]
             for match in pattern.finditer(text):
                 if not word or _opens_word(text, match.start()):
-                    hits.append((index, hole, match.start(), message))
-    found: dict[tuple[int, int], tuple[Line, str]] = {}
-    for index, _hole, start, message in sorted(hits):
-        found.setdefault((lines[index].number, start + 1), (lines[index], message))
-    for (number, column), (line, message) in sorted(found.items()):
-        report.warning(
-            "hole", message, number, column=column, excerpt=caret_excerpt(line.text, column)
-        )
+                    hits.setdefault(index, []).append((hole, match.start(), message))
+    none: tuple[tuple[int, str], ...] = ()
+    return [
+        tuple((start + 1, message) for _hole, start, message in sorted(hits[at]))
+        if at in hits
+        else none
+        for at in range(len(texts))
+    ]

@@ -26,6 +26,7 @@ from typing import Literal
 from wahanorm.blocks.clean.chrome import is_datasheet_header
 from wahanorm.blocks.clean.lines import Line
 from wahanorm.blocks.parse.abilities import CORE_ABILITIES
+from wahanorm.errors import BatchMemo
 
 BlockKind = Literal[
     "datasheet",
@@ -143,6 +144,23 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
         # enhancement and a detachment rule can hold for a line that ends in a full stop (the
         # others need it to end otherwise), and the text of each fails here.
         return None
+    # Only an enhancement's test reads the line after next (and only after ``- ``).
+    third = lines[index + 2].text if text.startswith("- ") and index + 2 < len(lines) else None
+    key = (text, following, third)
+    kind = _KINDS.get(key)
+    if kind is None:
+        kind = _kind_of(text, following, third) or ""
+        _KINDS.keep(key, kind)
+    return kind or None
+
+
+_KINDS: BatchMemo[tuple[str, str, str | None], BlockKind | Literal[""]] = BatchMemo(16384)
+"""``_kind_of`` of the lines a batch repeats (the rules every page prints), "" for none."""
+
+
+def _kind_of(text: str, following: str, third: str | None) -> BlockKind | None:
+    """The kind of entry that a line starts, told by its text, the next line's and (for an
+    enhancement) the one after."""
     # each pattern is tried only when the first or last characters it needs are there
     if is_keyword_usage(text):
         return "keyword_usage"
@@ -151,8 +169,8 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     if (
         text.startswith("- ")
         and POINTS_LINE.match(following)
-        and index + 2 < len(lines)
-        and DETACHMENT_LINE.match(lines[index + 2].text)
+        and third is not None
+        and DETACHMENT_LINE.match(third)
     ):
         return "enhancement"
     if (
