@@ -325,14 +325,7 @@ def check_editions(pages: list[list[str]]) -> None:
     assert [edition.page_edition(page) for page in reversed(pages)] == plain[::-1]
     for page in pages:
         stripped = [text.strip() for text in page]
-        assert edition.line_signs(stripped) == [
-            tuple(
-                (which, found)
-                for which, counts in enumerate(edition.sign_counts(stripped, (at,)))
-                for found in counts.elements()
-            )
-            for at in range(len(stripped))
-        ]
+        assert edition.line_signs(stripped) == list(map(edition.signs_of, stripped))
 
 
 def test_page_editions_are_those_of_every_line_on_committed_dumps() -> None:

@@ -117,7 +117,7 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
         Counter(),
         Counter(),
     )
-    for said in _SIGNS.each(texts, line_signs):  # what sign_counts(texts, sign_lines(texts)) counts
+    for said in _SIGNS.each(texts, line_signs):  # what sign_counts(texts, sign_lines(...)) counts
         for which, edition in said:
             counts[which][edition] += 1
     for counted, sign in zip(counts, _SIGN_NAMES, strict=True):
@@ -132,18 +132,12 @@ _SIGNS: BatchMemo[str, tuple[tuple[int, Edition], ...]] = BatchMemo(16384)
 
 
 def line_signs(texts: list[str]) -> list[tuple[tuple[int, Edition], ...]]:
-    """What each text (a stripped line) counts, as ``sign_counts`` counts it: (0 a link, 1 the
-    cost table and stratagem index, 2 core stratagems and numbered rules; the edition) in the
-    order it counts them. A pure function of each text, whatever texts it is given with."""
+    """``signs_of`` each text (a stripped line), told without a test of the lines that
+    ``sign_lines`` leaves out. A pure function of each text, whatever texts it is given with."""
     none: tuple[tuple[int, Edition], ...] = ()
     said = [none] * len(texts)
     for at in sign_lines(texts):
-        counted = sign_counts(texts, (at,))
-        said[at] = tuple(
-            (which, edition)
-            for which, counts in enumerate(counted)
-            for edition in counts.elements()
-        )
+        said[at] = signs_of(texts[at])
     return said
 
 
@@ -178,24 +172,39 @@ def sign_counts(
     """How often the lines ``texts[i]`` (``i`` in ``indexes``) name each edition by a link, by
     the page's cost table and stratagem index, and by core stratagem headings and numbered
     rules."""
-    links: Counter[Edition] = Counter()
-    index: Counter[Edition] = Counter()
-    tooltips: Counter[Edition] = Counter()
+    counts: tuple[Counter[Edition], Counter[Edition], Counter[Edition]] = (
+        Counter(),
+        Counter(),
+        Counter(),
+    )
     for at in indexes:
-        text = texts[at]
-        if "/wh40k" in text and (found := link_edition(text)) is not None:
-            links[found] += 1
-        if "YOUR " in text and _COST_TIER.match(text.strip("| ")):
-            index[11] += 1
-        elif text.startswith("Core") and (core := _CORE_INDEX.fullmatch(text)):
-            edition: Edition = 10 if core.group("category") else 11
-            (tooltips if core.group("stratagem") else index)[edition] += 1
-        elif "A" <= text[:1] <= "Z" and _NUMBERED_HEADING.match(text):
-            tooltips[11] += 1
-        if "CPCore" in text:
-            for glued in _GLUED_CORE.finditer(text):
-                index[10 if glued.group("category") else 11] += 1
-    return links, index, tooltips
+        for which, edition in signs_of(texts[at]):
+            counts[which][edition] += 1
+    return counts
+
+
+LINK, INDEX, TOOLTIPS = 0, 1, 2
+"""What a sign counts towards, in ``sign_counts``' order: a link, the page's cost table and
+stratagem index, core stratagem headings and numbered rules."""
+
+
+def signs_of(text: str) -> tuple[tuple[int, Edition], ...]:
+    """The signs of one line (stripped): (what it counts towards, the edition), in order."""
+    found: list[tuple[int, Edition]] = []
+    if "/wh40k" in text and (linked := link_edition(text)) is not None:
+        found.append((LINK, linked))
+    if "YOUR " in text and _COST_TIER.match(text.strip("| ")):
+        found.append((INDEX, 11))
+    elif text.startswith("Core") and (core := _CORE_INDEX.fullmatch(text)):
+        found.append(
+            (TOOLTIPS if core.group("stratagem") else INDEX, 10 if core.group("category") else 11)
+        )
+    elif "A" <= text[:1] <= "Z" and _NUMBERED_HEADING.match(text):
+        found.append((TOOLTIPS, 11))
+    if "CPCore" in text:
+        for glued in _GLUED_CORE.finditer(text):
+            found.append((INDEX, 10 if glued.group("category") else 11))
+    return tuple(found)
 
 
 def own_edition(

@@ -47,8 +47,13 @@ PASSES: list[tuple[str, Pass]] = [
 
 def to_lines(text: str) -> list[Line]:
     """Numbered lines of a text (1-based), any line ending accepted."""
+    return to_numbered(text.splitlines())
+
+
+def to_numbered(texts: list[str]) -> list[Line]:
+    """``texts`` as lines numbered from 1."""
     # Each line made in C (``tuple.__new__`` is what ``Line._make`` calls): a third faster.
-    return list(map(tuple.__new__, itertools.repeat(Line), enumerate(text.splitlines(), start=1)))
+    return list(map(tuple.__new__, itertools.repeat(Line), enumerate(texts, start=1)))
 
 
 LINE_LOCAL = 4
@@ -96,7 +101,7 @@ def _line_local(lines: list[Line], report: Report) -> list[Line]:
 def _read_local(texts: list[str]) -> list[Made]:
     """What the line-local passes make of each of ``texts`` (the passes run over them all,
     each numbered by its place)."""
-    lines = [Line(at, text) for at, text in enumerate(texts, start=1)]
+    lines = to_numbered(texts)
     said: dict[int | None, list[Note]] = {}
     for step, (_name, run) in enumerate(PASSES[:LINE_LOCAL]):
         scratch = Report()
