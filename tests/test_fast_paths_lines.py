@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from wahanorm import pipeline
 from wahanorm.blocks import clean, edition
 from wahanorm.blocks.clean import LINE_LOCAL, PASSES, Line, to_lines
 from wahanorm.errors import BatchMemo, DiagnosticRow, Report, as_row
@@ -372,3 +373,56 @@ def test_each_reads_what_is_not_kept_at_once_and_keeps_it() -> None:
     assert each(["dddd"]) == [4] and len(memo) == 3  # the oldest went
     assert each(["a"]) == [1] and asked[-1] == ["a"]
     assert list(itertools.chain.from_iterable(asked)) == ["a", "bb", "a", "ccc", "dddd", "a"]
+
+
+def test_a_memo_of_lines_keeps_no_line_longer_than_it_says() -> None:
+    memo: BatchMemo[str | tuple[str, ...], int] = BatchMemo(4, longest=3)
+    asked: list[str | tuple[str, ...]] = []
+
+    def read(keys: list[str | tuple[str, ...]]) -> list[int]:
+        asked.extend(keys)
+        return [len(key) for key in keys]
+
+    assert memo.each(["abc", "abcd"], read) == [3, 4]
+    assert memo.each(["abc", "abcd"], read) == [3, 4]
+    assert asked == ["abc", "abcd", "abcd"]  # the long one read each time, never held
+    memo.keep(("a", "bc"), 2)
+    memo.keep(("ab", "cd"), 2)
+    assert memo.get(("a", "bc")) == 2 and memo.get(("ab", "cd")) is None
+    assert len(memo) == 2
+
+
+def test_keeping_a_kept_key_again_drops_nothing_else() -> None:
+    memo: BatchMemo[str, int] = BatchMemo(2)
+    memo.each(["a", "b"], lambda keys: [1] * len(keys))
+    memo.keep("a", 1)
+    assert (memo.get("a"), memo.get("b"), len(memo)) == (1, 1, 2)
+
+
+def test_a_hole_in_two_parts_of_one_line_at_one_column_is_the_first_parts() -> None:
+    # A glued line cut in two: both parts have a hole at column 1 of input line N; the first
+    # part's is reported (as before the memo), with the first part as its excerpt.
+    sample = (REPO / "raw" / "003_3bddafab6d78ca00.txt").read_text(encoding="utf-8")
+    number = len(sample.splitlines()) + 1
+    text = f"{sample.rstrip()}\nThe and Abc went.The keywords are used here in full."
+    for _ in range(2):  # memo empty, then filled by the same text
+        got = pipeline.read_text(text, "x.txt", html=False)
+        holes = [
+            (d.line, d.column, d.message, d.excerpt)
+            for d in got.report.diagnostics
+            if d.code == "hole" and d.line == number
+        ]
+        assert holes == [
+            (number, 1, "a keyword is missing before 'and'/'or'", "The and Abc went.\n^")
+        ]
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [("\u2003M T SV W LD OC\nx", 1), ("x\n \tRANGED WEAPONS RANGE A BS S AP D", 2)],
+)
+def test_an_index_pdf_heading_after_white_space_is_told(text: str, line: int) -> None:
+    got = pipeline.read_text(text, "x.txt", html=False)
+    assert [(d.code, d.line) for d in got.report.diagnostics if d.severity == "error"] == [
+        ("index-pdf-unsupported", line)
+    ]

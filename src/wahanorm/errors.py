@@ -221,6 +221,22 @@ class Report:
         self.diagnostics.extend(other.diagnostics)
 
 
+LINES_KEPT = 8192
+"""How many lines a memo of lines (``BatchMemo`` keyed by a line's text) keeps."""
+LONGEST_KEPT = 2000
+"""The longest line (in characters) a memo of lines keeps: a text of one huge line is read
+each time instead of held."""
+
+
+def _characters(key: object) -> int:
+    """How many characters a memo's key holds: a text's, or the texts' of a tuple."""
+    if isinstance(key, str):
+        return len(key)
+    if isinstance(key, tuple):
+        return sum(_characters(item) for item in key)
+    return 0
+
+
 class BatchMemo(Generic[K, V]):
     """What readings made of a text that inputs of one batch repeat (the core stratagems and
     rules printed on every page dump of a folder), kept across those inputs so that each is read
@@ -235,8 +251,11 @@ class BatchMemo(Generic[K, V]):
 
     _every: ClassVar[weakref.WeakSet[BatchMemo[Hashable, object]]] = weakref.WeakSet()
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, longest: int | None = None) -> None:
         self.size = size
+        self.longest = longest
+        """Keys of more characters than this (a text, or a tuple of texts: all of theirs) are
+        not kept: a memo of lines holds at most ``size`` lines of at most this length."""
         self._kept: dict[K, V] = {}
         self._lock = threading.Lock()  # two threads that keep at once drop one oldest each
         BatchMemo._every.add(self)  # type: ignore[arg-type]
@@ -272,7 +291,9 @@ class BatchMemo(Generic[K, V]):
 
     def _put(self, key: K, value: V) -> None:
         """Keep ``value`` (the lock held), the oldest value going when the memo is full."""
-        if len(self._kept) >= self.size:
+        if self.longest is not None and _characters(key) > self.longest:
+            return
+        if key not in self._kept and len(self._kept) >= self.size:
             del self._kept[next(iter(self._kept))]
         self._kept[key] = value
 

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Literal
 
-from wahanorm.errors import BatchMemo
+from wahanorm.errors import LINES_KEPT, LONGEST_KEPT, BatchMemo
 
 Edition = Literal[10, 11]
 EDITIONS: tuple[Edition, ...] = (10, 11)
@@ -127,7 +127,7 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
 
 
 _SIGN_NAMES = ("a link", "the cost table and stratagem index", "core stratagems and numbered rules")
-_SIGNS: BatchMemo[str, tuple[tuple[int, Edition], ...]] = BatchMemo(16384)
+_SIGNS: BatchMemo[str, tuple[tuple[int, Edition], ...]] = BatchMemo(LINES_KEPT, LONGEST_KEPT)
 """``line_signs`` of the lines a batch repeats."""
 
 

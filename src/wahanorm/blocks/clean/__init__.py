@@ -25,7 +25,7 @@ from wahanorm.blocks.clean.repetitions import (
     drop_repeated_runs,
     drop_weapon_name_rows,
 )
-from wahanorm.errors import BatchMemo, Report, Severity
+from wahanorm.errors import LINES_KEPT, LONGEST_KEPT, BatchMemo, Report, Severity
 
 Pass = Callable[[list[Line], Report], list[Line]]
 
@@ -69,7 +69,7 @@ Note = tuple[int, Severity, str, str, int | None, str | None]
 """A note of a line-local pass: (the pass's index, severity, code, message, column, excerpt)."""
 Made = tuple[tuple[str, ...], tuple[Note, ...]]
 _SAME: Made = ((), ())
-_LOCAL: BatchMemo[str, Made] = BatchMemo(16384)
+_LOCAL: BatchMemo[str, Made] = BatchMemo(LINES_KEPT, LONGEST_KEPT)
 
 
 def clean(lines: list[Line], report: Report) -> list[Line]:

@@ -32,7 +32,14 @@ from wahanorm.contract.models import (
     SourceRef,
     Stratagem,
 )
-from wahanorm.errors import BatchMemo, ParseFailure, Report, caret_excerpt
+from wahanorm.errors import (
+    LINES_KEPT,
+    LONGEST_KEPT,
+    BatchMemo,
+    ParseFailure,
+    Report,
+    caret_excerpt,
+)
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
 from wahanorm.readers.dump import textcontent
 from wahanorm.readers.dump.datasheet import read_datasheet
@@ -542,7 +549,7 @@ def _report_holes(blocks: list[Block], report: Report) -> None:
         )
 
 
-_HOLES: BatchMemo[str, tuple[tuple[int, str], ...]] = BatchMemo(16384)
+_HOLES: BatchMemo[str, tuple[tuple[int, str], ...]] = BatchMemo(LINES_KEPT, LONGEST_KEPT)
 """``line_holes`` of the lines a batch repeats."""
 
 

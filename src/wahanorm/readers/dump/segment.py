@@ -26,7 +26,7 @@ from typing import Literal
 from wahanorm.blocks.clean.chrome import is_datasheet_header
 from wahanorm.blocks.clean.lines import Line
 from wahanorm.blocks.parse.abilities import CORE_ABILITIES
-from wahanorm.errors import BatchMemo
+from wahanorm.errors import LINES_KEPT, LONGEST_KEPT, BatchMemo
 
 BlockKind = Literal[
     "datasheet",
@@ -154,7 +154,9 @@ def entry_kind(lines: list[Line], index: int) -> BlockKind | None:
     return kind or None
 
 
-_KINDS: BatchMemo[tuple[str, str, str | None], BlockKind | Literal[""]] = BatchMemo(16384)
+_KINDS: BatchMemo[tuple[str, str, str | None], BlockKind | Literal[""]] = BatchMemo(
+    LINES_KEPT, LONGEST_KEPT
+)
 """``_kind_of`` of the lines a batch repeats (the rules every page prints), "" for none."""
 
 
