@@ -112,14 +112,7 @@ def page_edition(lines: Iterable[str]) -> tuple[Edition | None, str]:
     edition, ``Core – Battle Tactic`` 10th); then the majority of its core stratagem headings
     and numbered rules (the tooltip text behind a page can carry rules of both editions)."""
     texts = [line.strip() for line in lines]
-    counts: tuple[Counter[Edition], Counter[Edition], Counter[Edition]] = (
-        Counter(),
-        Counter(),
-        Counter(),
-    )
-    for said in _SIGNS.each(texts, line_signs):  # what sign_counts(texts, sign_lines(...)) counts
-        for which, edition in said:
-            counts[which][edition] += 1
+    counts = _tally(_SIGNS.each(texts, line_signs))  # sign_counts(texts, sign_lines(texts))
     for counted, sign in zip(counts, _SIGN_NAMES, strict=True):
         if (found := _majority(counted)) is not None:
             return found, sign
@@ -166,19 +159,21 @@ def sign_lines(texts: list[str]) -> list[int]:
     return sorted(found)
 
 
-def sign_counts(
-    texts: list[str], indexes: Iterable[int]
-) -> tuple[Counter[Edition], Counter[Edition], Counter[Edition]]:
+def sign_counts(texts: list[str], indexes: Iterable[int]) -> Counts:
     """How often the lines ``texts[i]`` (``i`` in ``indexes``) name each edition by a link, by
     the page's cost table and stratagem index, and by core stratagem headings and numbered
     rules."""
-    counts: tuple[Counter[Edition], Counter[Edition], Counter[Edition]] = (
-        Counter(),
-        Counter(),
-        Counter(),
-    )
-    for at in indexes:
-        for which, edition in signs_of(texts[at]):
+    return _tally(signs_of(texts[at]) for at in indexes)
+
+
+Counts = tuple[Counter[Edition], Counter[Edition], Counter[Edition]]
+
+
+def _tally(signs: Iterable[tuple[tuple[int, Edition], ...]]) -> Counts:
+    """The signs of lines (``signs_of`` each) counted towards what each counts towards."""
+    counts: Counts = (Counter(), Counter(), Counter())
+    for said in signs:
+        for which, edition in said:
             counts[which][edition] += 1
     return counts
 

@@ -62,14 +62,20 @@ give for a line (its parts, its notes) depends on its text only, not on the line
 (``strip_site_chrome`` looks for the header before it, and the passes after it at the next
 lines.)"""
 
-# What the line-local passes make of a line text: its parts (none when dropped) and its notes
-# (``Note``, in the order the passes say them); ``_SAME`` for a line they leave as it is. Kept
-# across the inputs of a batch: the rules and stratagems every page prints are the same lines.
 Note = tuple[int, Severity, str, str, int | None, str | None]
 """A note of a line-local pass: (the pass's index, severity, code, message, column, excerpt)."""
 Made = tuple[tuple[str, ...], tuple[Note, ...]]
-_SAME: Made = ((), ())
-_LOCAL: BatchMemo[str, Made] = BatchMemo(LINES_KEPT, LONGEST_KEPT)
+"""What the line-local passes make of a line they change, drop or say something of: its parts
+(none when dropped) and its notes, in the order the passes say them."""
+
+
+class _Same:
+    """What the line-local passes make of a line they leave as it is, saying nothing."""
+
+
+_SAME = _Same()
+# Kept across the inputs of a batch: the rules and stratagems every page prints are the same lines.
+_LOCAL: BatchMemo[str, Made | _Same] = BatchMemo(LINES_KEPT, LONGEST_KEPT)
 
 
 def clean(lines: list[Line], report: Report) -> list[Line]:
@@ -86,7 +92,7 @@ def _line_local(lines: list[Line], report: Report) -> list[Line]:
     notes: list[tuple[int, Note]] = []
     made_of = _LOCAL.each([line.text for line in lines], _read_local)
     for line, made in zip(lines, made_of, strict=True):
-        if made is _SAME:
+        if isinstance(made, _Same):
             out.append(line)
             continue
         parts, said = made
@@ -98,7 +104,7 @@ def _line_local(lines: list[Line], report: Report) -> list[Line]:
     return out
 
 
-def _read_local(texts: list[str]) -> list[Made]:
+def _read_local(texts: list[str]) -> list[Made | _Same]:
     """What the line-local passes make of each of ``texts`` (the passes run over them all,
     each numbered by its place)."""
     lines = to_numbered(texts)
