@@ -15,12 +15,14 @@ from wahanorm.contract import vocabulary
 
 
 class Model(BaseModel):
-    """Base of every output model: immutable, no unknown fields."""
+    """Base of every output model: immutable, no unknown fields. The docstring under a field is
+    its description in the JSON Schemas (``contract.schema`` reads them when it makes a schema;
+    pydantic's ``use_attribute_docstrings`` would read the source of every model at each import
+    of this module, a sixth of its cost, in every run)."""
 
     model_config = ConfigDict(
         frozen=True,
         extra="forbid",
-        use_attribute_docstrings=True,  # the docstring under a field is its schema description
         json_schema_serialization_defaults_required=True,  # an output file has every field
     )
 

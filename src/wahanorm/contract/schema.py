@@ -1,15 +1,23 @@
 """The JSON Schemas (draft 2020-12) of the output files, made from the pydantic models so that code
 and schema never drift: one for an entity file, dispatching on ``kind``, one for ``index.json``.
 
-Fields are described by the attribute docstrings of ``models`` (``use_attribute_docstrings``);
-the schemas describe what an output file holds (serialisation mode: every field is present).
+Fields are described by the attribute docstrings of ``models`` (the string under a field), read
+from the models' source when a schema is made, as pydantic's ``use_attribute_docstrings`` would
+read them on every import; the schemas describe what an output file holds (serialisation mode:
+every field is present).
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
+import sys
+from functools import cache
 from typing import Any, get_args
 
 from pydantic import BaseModel, TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
 from wahanorm.contract.models import KINDS, AnyEntity, Index
 from wahanorm.contract.vocabulary import SCHEMA_VERSION
@@ -29,7 +37,9 @@ def entity_classes() -> list[type[BaseModel]]:
 def entity_schema() -> dict[str, Any]:
     """The schema of one entity file: ``kind`` is required and one of the kinds, and the file
     must then be valid against that kind's model (an ``if``/``then`` per kind)."""
-    generated = TypeAdapter(AnyEntity).json_schema(mode="serialization")
+    generated = TypeAdapter(AnyEntity).json_schema(
+        mode="serialization", schema_generator=_Described
+    )
     defs = _without_discriminators(generated["$defs"])
     kinds = [(str(cls.model_fields["kind"].default), cls.__name__) for cls in entity_classes()]
     return {
@@ -54,7 +64,7 @@ def entity_schema() -> dict[str, Any]:
 
 def index_schema() -> dict[str, Any]:
     """The schema of ``index.json``."""
-    generated = Index.model_json_schema(mode="serialization")
+    generated = Index.model_json_schema(mode="serialization", schema_generator=_Described)
     return {
         "$schema": DRAFT,
         **_without_discriminators(generated),
@@ -79,3 +89,66 @@ def _without_discriminators(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_discriminators(v) for v in value]
     return value
+
+
+class _Described(GenerateJsonSchema):
+    """pydantic's schema generator, each field of a model described by its attribute docstring
+    (where the field has no description of its own)."""
+
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        generated = super().model_schema(schema)
+        properties = generated.get("properties", {})
+        for name, field in schema["cls"].model_fields.items():
+            doc = None if field.description else field_docstring(schema["cls"], name)
+            prop = properties.get(field.serialization_alias or field.alias or name)
+            if doc and prop is not None and "description" not in prop:
+                prop["description"] = doc
+        return generated
+
+
+def field_docstring(cls: type[BaseModel], name: str) -> str | None:
+    """The docstring under field ``name`` in the body of the nearest class of ``cls``' line that
+    declares the field (None when that declaration has none), cleaned as ``inspect.cleandoc``."""
+    for klass in cls.__mro__:
+        declared = _class_docstrings(klass.__module__).get(klass.__qualname__, {})
+        if name in declared:
+            return declared[name]
+    return None
+
+
+@cache
+def _class_docstrings(module: str) -> dict[str, dict[str, str | None]]:
+    """For each class of a module (by qualified name), its annotated attributes and the string
+    that follows each one (None where none does)."""
+    found: dict[str, dict[str, str | None]] = {}
+    source = sys.modules.get(module)
+    if source is None:
+        return found
+    try:
+        tree = ast.parse(inspect.getsource(source))
+    except (OSError, TypeError):
+        return found
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(node.body, f"{prefix}{node.name}.<locals>.")
+            if not isinstance(node, ast.ClassDef):
+                continue
+            qualname = f"{prefix}{node.name}"
+            fields: dict[str, str | None] = {}
+            for this, after in zip(node.body, [*node.body[1:], None], strict=True):
+                if isinstance(this, ast.AnnAssign) and isinstance(this.target, ast.Name):
+                    doc = None
+                    if (
+                        isinstance(after, ast.Expr)
+                        and isinstance(after.value, ast.Constant)
+                        and isinstance(after.value.value, str)
+                    ):
+                        doc = inspect.cleandoc(after.value.value)
+                    fields[this.target.id] = doc
+            found[qualname] = fields
+            visit(node.body, f"{qualname}.")
+
+    visit(tree.body, "")
+    return found
