@@ -389,6 +389,17 @@ def test_a_memo_of_lines_keeps_no_line_longer_than_it_says() -> None:
     assert len(memo) == 2
 
 
+def test_a_full_memo_keeps_the_newest_it_was_given_in_order() -> None:
+    # Dropping the oldest many times over (a batch of many different pages) keeps the newest
+    # ``size``, whichever way they came in.
+    memo: BatchMemo[str, int] = BatchMemo(3)
+    for number in range(10):
+        memo.keep(str(number), number)
+    memo.each(["10", "8", "11"], lambda keys: [int(key) for key in keys])
+    assert [memo.get(str(n)) for n in range(12)] == [None] * 9 + [9, 10, 11]
+    assert len(memo) == 3
+
+
 def test_keeping_a_kept_key_again_drops_nothing_else() -> None:
     memo: BatchMemo[str, int] = BatchMemo(2)
     memo.each(["a", "b"], lambda keys: [1] * len(keys))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, Literal, NamedTuple, TypeVar, overload
@@ -256,7 +257,10 @@ class BatchMemo(Generic[K, V]):
         self.longest = longest
         """Keys of more characters than this (a text, or a tuple of texts: all of theirs) are
         not kept: a memo of lines holds at most ``size`` lines of at most this length."""
-        self._kept: dict[K, V] = {}
+        # In the order kept, the oldest first: an OrderedDict drops its first in constant time,
+        # where a dict's first key is found past every slot dropped before it (4.5 µs at
+        # 8,192 keys, 19 µs at 65,536, against 0.3 µs).
+        self._kept: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()  # two threads that keep at once drop one oldest each
         BatchMemo._every.add(self)  # type: ignore[arg-type]
 
@@ -294,7 +298,7 @@ class BatchMemo(Generic[K, V]):
         if self.longest is not None and _characters(key) > self.longest:
             return
         if key not in self._kept and len(self._kept) >= self.size:
-            del self._kept[next(iter(self._kept))]
+            self._kept.popitem(last=False)
         self._kept[key] = value
 
     def read(self, report: Report, key: K, read: Callable[[], V | None]) -> V | None:
