@@ -262,3 +262,27 @@ def test_importing_the_models_reads_no_source() -> None:
 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_schema_without_the_models_source_is_an_error_not_a_schema_undescribed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An install without its .py files: the field descriptions cannot be read, and ``schema``
+    # says so (exit 2) instead of printing a schema that differs from the committed one.
+    import inspect
+
+    from wahanorm.cli import main
+    from wahanorm.contract import schema
+
+    def unreadable(_: object) -> str:
+        raise OSError("could not get source code")
+
+    schema._class_docstrings.cache_clear()
+    monkeypatch.setattr(inspect, "getsource", unreadable)
+    try:
+        assert main(["schema", "index"]) == 2
+    finally:
+        schema._class_docstrings.cache_clear()
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "cannot be read" in captured.err and "wahanorm.contract.models" in captured.err

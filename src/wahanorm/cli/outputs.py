@@ -63,10 +63,15 @@ def add(commands: Any) -> None:
 
 def run_schema(which: str) -> int:
     """Print the JSON Schema (draft 2020-12) of an entity file or of ``index.json``."""
-    from wahanorm.contract.schema import schema_of
+    from wahanorm.contract.schema import SourceUnreadable, schema_of
     from wahanorm.outputs.canonical import canonical_json
 
-    sys.stdout.write(canonical_json(schema_of(which)))
+    try:
+        schema = schema_of(which)
+    except SourceUnreadable as exc:
+        print(f"wahanorm: error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(canonical_json(schema))
     return 0
 
 

@@ -91,6 +91,10 @@ def _without_discriminators(value: Any) -> Any:
     return value
 
 
+class SourceUnreadable(RuntimeError):
+    """The source of the models cannot be read, so the schema cannot be described."""
+
+
 class _Described(GenerateJsonSchema):
     """pydantic's schema generator, each field of a model described by its attribute docstring
     (where the field has no description of its own)."""
@@ -126,8 +130,11 @@ def _class_docstrings(module: str) -> dict[str, dict[str, str | None]]:
         return found
     try:
         tree = ast.parse(inspect.getsource(source))
-    except (OSError, TypeError):
-        return found
+    except (OSError, TypeError) as exc:  # an install without its .py files: say so, no guess
+        raise SourceUnreadable(
+            f"the source of {module} cannot be read ({exc}); the schema's field descriptions "
+            "are the docstrings in it: install wahanorm with its source files"
+        ) from exc
 
     def visit(body: list[ast.stmt], prefix: str) -> None:
         for node in body:
