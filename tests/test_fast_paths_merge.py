@@ -124,3 +124,38 @@ def test_merge_takes_the_hashes_it_is_given(entities: list[Entity], counted: lis
     assert counted == []
     assert given == plain
     assert given_report.diagnostics == plain_report.diagnostics
+
+
+def test_a_bounded_hasher_keeps_the_latest_and_hashes_what_it_dropped_again(
+    entities: list[Entity], counted: list[str]
+) -> None:
+    hashes = ContentHashes(size=2)
+    first, second, third = entities[:3]
+    assert [hashes(e) for e in (first, second, first)] == [
+        content_hash(e) for e in (first, second, first)
+    ]
+    assert counted == [first.id, second.id]
+    assert hashes(third) == content_hash(third)  # the first goes
+    assert hashes(first) == content_hash(first)  # and is hashed again
+    assert counted == [first.id, second.id, third.id, first.id]
+
+
+def test_a_worker_gives_the_content_hash_of_each_entity_it_read(tmp_path: Path) -> None:
+    # A parallel run's workers hash what they read (merge takes it, as a cached entry's): each
+    # hash is the entity's own, for what the batch memo gave again too. In worker processes,
+    # two copies of each sample.
+    from concurrent.futures import ProcessPoolExecutor
+
+    from wahanorm.pipeline import run
+    from wahanorm.pipeline.discover import discover
+
+    for n in range(2):
+        for sample in SAMPLES:
+            (tmp_path / f"{n}-{sample.name}").write_bytes(sample.read_bytes())
+    sources, _, _ = discover([tmp_path])
+    assert len(sources) == 8
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        extractions = list(pool.map(run._extract_in_worker, [(s, None, None) for s in sources]))
+    for extraction in extractions:
+        assert extraction.hashes == [content_hash(e) for e in extraction.entities]
+    assert sum(len(x.entities) for x in extractions) > 100

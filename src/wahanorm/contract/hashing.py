@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -37,14 +38,20 @@ class ContentHashes:
     in use: one instance per group of copies keeps that short. Sound because models are never
     changed once built (frozen, and nothing alters their lists)."""
 
-    def __init__(self) -> None:
-        self._known: dict[tuple[type, tuple[int, ...]], tuple[BaseModel, str]] = {}
+    def __init__(self, size: int | None = None) -> None:
+        self._size = size
+        """At most this many sets of field values kept (None: all), the oldest going first: a
+        process that hashes what many inputs give keeps only the latest."""
+        self._known: OrderedDict[tuple[type, tuple[int, ...]], tuple[BaseModel, str]]
+        self._known = OrderedDict()
 
     def __call__(self, entity: BaseModel) -> str:
         model = type(entity)
         key = (model, tuple(map(id, map(vars(entity).__getitem__, _said_fields(model)))))
         known = self._known.get(key)
         if known is None:
+            if self._size is not None and len(self._known) >= self._size:
+                self._known.popitem(last=False)  # its entity may go: its ids are not kept
             known = self._known[key] = (entity, content_hash(entity))
         return known[1]
 

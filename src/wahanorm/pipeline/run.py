@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wahanorm.blocks.edition import as_edition
+from wahanorm.contract.hashing import ContentHashes
 from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import discover as ingest
@@ -308,7 +309,7 @@ def _extract_all(
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
             jobs_of = [(items[i], keys[i], cache) for i in todo]
-            results = pool.map(extract_and_store, jobs_of, chunksize=chunk)
+            results = pool.map(_extract_in_worker, jobs_of, chunksize=chunk)
             try:
                 for index, extraction in zip(todo, results, strict=True):
                     finished(index, extraction)
@@ -333,6 +334,22 @@ def extract_and_store(
     extraction = extract(source, stage)
     if cache and key:
         extraction.hashes = cache.store_extraction(key, extraction)
+    return extraction
+
+
+_WORKER_HASHES = ContentHashes(size=4096)
+"""A worker's content hashes of what it reads, by the field values' identity: the rules and
+stratagems a batch reads once (``errors.BatchMemo``) come back with each input holding the very
+same values, so each is hashed once per worker."""
+
+
+def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extraction:
+    """``extract_and_store`` in a worker, with its entities' content hashes worked out there
+    (merge takes them, as it takes a cached entry's): the workers hash beside each other what
+    the main process would hash alone after them."""
+    extraction = extract_and_store(job)
+    if extraction.hashes is None:
+        extraction.hashes = list(map(_WORKER_HASHES, extraction.entities))
     return extraction
 
 
