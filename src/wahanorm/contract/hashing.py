@@ -34,25 +34,26 @@ class ContentHashes:
     copies of a rule a batch read once and gave again with another source
     (``errors.BatchMemo``) hold the very same objects in every field it says, so they share one
     hash without another dump. Only the objects' identity is compared (never their values), and
-    each entity asked of is kept until the instance goes, so no identity is reused while it is
-    in use: one instance per group of copies keeps that short. Sound because models are never
-    changed once built (frozen, and nothing alters their lists)."""
+    the field values of each set are kept while the set is, so no identity is reused while it
+    is in use (the copy itself, its sources, may go). Sound because models are never changed
+    once built (frozen, and nothing alters their lists)."""
 
     def __init__(self, size: int | None = None) -> None:
         self._size = size
         """At most this many sets of field values kept (None: all), the oldest going first: a
         process that hashes what many inputs give keeps only the latest."""
-        self._known: OrderedDict[tuple[type, tuple[int, ...]], tuple[BaseModel, str]]
+        self._known: OrderedDict[tuple[type, tuple[int, ...]], tuple[tuple[object, ...], str]]
         self._known = OrderedDict()
 
     def __call__(self, entity: BaseModel) -> str:
         model = type(entity)
-        key = (model, tuple(map(id, map(vars(entity).__getitem__, _said_fields(model)))))
+        values = tuple(map(vars(entity).__getitem__, _said_fields(model)))
+        key = (model, tuple(map(id, values)))
         known = self._known.get(key)
         if known is None:
             if self._size is not None and len(self._known) >= self._size:
-                self._known.popitem(last=False)  # its entity may go: its ids are not kept
-            known = self._known[key] = (entity, content_hash(entity))
+                self._known.popitem(last=False)  # its values may go: their ids are not kept
+            known = self._known[key] = (values, content_hash(entity))
         return known[1]
 
 

@@ -337,7 +337,7 @@ def extract_and_store(
     return extraction
 
 
-_WORKER_HASHES = ContentHashes(size=4096)
+_WORKER_HASHES = ContentHashes(size=1024)
 """A worker's content hashes of what it reads, by the field values' identity: the rules and
 stratagems a batch reads once (``errors.BatchMemo``) come back with each input holding the very
 same values, so each is hashed once per worker."""
