@@ -286,3 +286,41 @@ def test_a_schema_without_the_models_source_is_an_error_not_a_schema_undescribed
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "cannot be read" in captured.err and "wahanorm.contract.models" in captured.err
+
+
+def test_fields_in_blocks_of_a_class_body_and_aliases_are_described_as_pydantic_describes_them() -> (
+    None
+):
+    # Held to pydantic's own ``use_attribute_docstrings`` on models of the shapes it reads.
+    from pydantic import BaseModel, ConfigDict, Field
+
+    from wahanorm.contract import schema
+
+    def models(docstrings: bool) -> list[type[BaseModel]]:
+        class Base(BaseModel):
+            model_config = ConfigDict(use_attribute_docstrings=docstrings)
+            kept: int
+            """In the base."""
+
+        class Lower(Base):
+            if True:
+                inside: int
+                """Inside an if."""
+            try:
+                tried: str = Field(alias="Tried")
+                """Inside a try, by its alias."""
+            except ValueError:
+                pass
+            shown: int = Field(serialization_alias="Shown")
+            """By its alias in a file."""
+            worded: int = Field(description="Its own word.")
+            """Not this one."""
+
+        return [Base, Lower]
+
+    for theirs, ours in zip(models(True), models(False), strict=True):
+        for mode in ("validation", "serialization"):
+            expected = theirs.model_json_schema(mode=mode)  # type: ignore[arg-type]
+            got = ours.model_json_schema(mode=mode, schema_generator=schema._Described)  # type: ignore[arg-type]
+            assert got == expected, (ours.__name__, mode)
+    assert schema.field_docstring(models(False)[1], "inside") == "Inside an if."

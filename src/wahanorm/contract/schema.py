@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any, get_args
 
 from pydantic import BaseModel, TypeAdapter
+from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -104,58 +105,85 @@ class _Described(GenerateJsonSchema):
         properties = generated.get("properties", {})
         for name, field in schema["cls"].model_fields.items():
             doc = None if field.description else field_docstring(schema["cls"], name)
-            prop = properties.get(field.serialization_alias or field.alias or name)
-            if doc and prop is not None and "description" not in prop:
+            prop = properties.get(self._property_name(name, field))
+            if doc and prop is not None:  # the field's word over its type's, as pydantic's
                 prop["description"] = doc
         return generated
+
+    def _property_name(self, name: str, field: FieldInfo) -> str:
+        """The name a field's property has in this mode's schema (by alias, as pydantic's)."""
+        if self.mode == "serialization" and field.serialization_alias:
+            return field.serialization_alias
+        if self.mode == "validation" and isinstance(field.validation_alias, str):
+            return field.validation_alias
+        return field.alias or name
 
 
 def field_docstring(cls: type[BaseModel], name: str) -> str | None:
     """The docstring under field ``name`` in the body of the nearest class of ``cls``' line that
-    declares the field (None when that declaration has none), cleaned as ``inspect.cleandoc``."""
+    declares the field (None when that declaration has none, or no model class declares it),
+    cleaned as ``inspect.cleandoc``."""
     for klass in cls.__mro__:
-        declared = _class_docstrings(klass.__module__).get(klass.__qualname__, {})
-        if name in declared:
-            return declared[name]
+        if klass is BaseModel or not issubclass(klass, BaseModel):
+            return None
+        if name in inspect.get_annotations(klass):
+            return _class_docstrings(klass.__module__).get(klass.__qualname__, {}).get(name)
     return None
+
+
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 
 
 @cache
 def _class_docstrings(module: str) -> dict[str, dict[str, str | None]]:
     """For each class of a module (by qualified name), its annotated attributes and the string
-    that follows each one (None where none does)."""
+    that follows each one (None where none does), in its body and in the blocks of its body
+    (``if``, ``try``, ``with`` …), as pydantic's ``use_attribute_docstrings`` reads them."""
     found: dict[str, dict[str, str | None]] = {}
-    source = sys.modules.get(module)
-    if source is None:
-        return found
+    loaded = sys.modules.get(module)
     try:
-        tree = ast.parse(inspect.getsource(source))
+        if loaded is None:
+            raise OSError("the module is not loaded")
+        tree = ast.parse(inspect.getsource(loaded))
     except (OSError, TypeError) as exc:  # an install without its .py files: say so, no guess
         raise SourceUnreadable(
             f"the source of {module} cannot be read ({exc}); the schema's field descriptions "
             "are the docstrings in it: install wahanorm with its source files"
         ) from exc
 
+    def fields_of(body: list[ast.stmt], fields: dict[str, str | None]) -> None:
+        for this, after in zip(body, [*body[1:], None], strict=True):
+            if isinstance(this, ast.AnnAssign) and isinstance(this.target, ast.Name):
+                doc = None
+                if (
+                    isinstance(after, ast.Expr)
+                    and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)
+                ):
+                    doc = inspect.cleandoc(after.value.value)
+                fields[this.target.id] = doc
+            elif isinstance(this, _BLOCKS):
+                for block in _blocks_of(this):
+                    fields_of(block, fields)
+
     def visit(body: list[ast.stmt], prefix: str) -> None:
         for node in body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 visit(node.body, f"{prefix}{node.name}.<locals>.")
-            if not isinstance(node, ast.ClassDef):
-                continue
-            qualname = f"{prefix}{node.name}"
-            fields: dict[str, str | None] = {}
-            for this, after in zip(node.body, [*node.body[1:], None], strict=True):
-                if isinstance(this, ast.AnnAssign) and isinstance(this.target, ast.Name):
-                    doc = None
-                    if (
-                        isinstance(after, ast.Expr)
-                        and isinstance(after.value, ast.Constant)
-                        and isinstance(after.value.value, str)
-                    ):
-                        doc = inspect.cleandoc(after.value.value)
-                    fields[this.target.id] = doc
-            found[qualname] = fields
-            visit(node.body, f"{qualname}.")
+            elif isinstance(node, _BLOCKS):
+                for block in _blocks_of(node):
+                    visit(block, prefix)
+            elif isinstance(node, ast.ClassDef):
+                qualname = f"{prefix}{node.name}"
+                fields_of(node.body, found.setdefault(qualname, {}))
+                visit(node.body, f"{qualname}.")
 
     visit(tree.body, "")
     return found
+
+
+def _blocks_of(node: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists a compound statement holds (its body, else, handlers, finally)."""
+    blocks = [getattr(node, part, []) for part in ("body", "orelse", "finalbody")]
+    blocks += [handler.body for handler in getattr(node, "handlers", [])]
+    return [block for block in blocks if block]
