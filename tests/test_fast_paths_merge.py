@@ -159,3 +159,27 @@ def test_a_worker_gives_the_content_hash_of_each_entity_it_read(tmp_path: Path) 
     for extraction in extractions:
         assert extraction.hashes == [content_hash(e) for e in extraction.entities]
     assert sum(len(x.entities) for x in extractions) > 100
+
+
+def test_a_worker_hashes_what_the_batch_memo_gave_again_once(
+    tmp_path: Path, counted: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Read as a worker reads (in this process, to count): the second copy of each sample gives
+    # the rules and stratagems the memo kept, with the very same values, hashed once.
+    from wahanorm.pipeline import run
+    from wahanorm.pipeline.discover import discover
+
+    for n in range(2):
+        for sample in SAMPLES:
+            (tmp_path / f"{n}-{sample.name}").write_bytes(sample.read_bytes())
+    sources, _, _ = discover([tmp_path])
+    monkeypatch.setattr(run, "_WORKER_HASHES", ContentHashes(size=1024))
+    BatchMemo.clear_all()
+    extractions = [run._extract_in_worker((s, None, None)) for s in sources]
+    entities = [e for x in extractions for e in x.entities]
+    assert [h for x in extractions for h in x.hashes or []] == [
+        hashing.hash_of(hashing.said_of(e.model_dump(mode="json"))) for e in entities
+    ]
+    hashed = len(counted)
+    assert len(entities) > 100
+    assert hashed <= len(entities) // 2  # the second copies, the memo's, were not hashed again

@@ -35,10 +35,13 @@ class ContentHashes:
     (``errors.BatchMemo``) hold the very same objects in every field it says, so they share one
     hash without another dump. Only the objects' identity is compared (never their values), and
     the field values of each set are kept while the set is, so no identity is reused while it
-    is in use (the copy itself, its sources, may go). Sound because models are never changed
-    once built (frozen, and nothing alters their lists)."""
+    is in use (the copy itself, its sources, may go). Sound because models are not changed once
+    read (frozen; a reader that fills a list of its own entity, as the dump reader's
+    ``led_by``, does so before the entity leaves it, and so before any hash)."""
 
     def __init__(self, size: int | None = None) -> None:
+        if size is not None and size < 1:
+            raise ValueError(f"a hasher keeps at least one set of values, not {size}")
         self._size = size
         """At most this many sets of field values kept (None: all), the oldest going first: a
         process that hashes what many inputs give keeps only the latest."""
