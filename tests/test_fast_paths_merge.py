@@ -19,7 +19,7 @@ from wahanorm.errors import BatchMemo, Report
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import merge
 from wahanorm.pipeline.merge import merge_entities
-from wahanorm.readers.base import Entity
+from wahanorm.readers.base import Entity, Source
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((REPO / "raw").glob("*.txt"))
@@ -140,6 +140,17 @@ def test_a_bounded_hasher_keeps_the_latest_and_hashes_what_it_dropped_again(
     assert counted == [first.id, second.id, third.id, first.id]
 
 
+def two_copies_of_the_samples(folder: Path) -> list[Source]:
+    """The raw/ samples copied twice under other names into ``folder``, as the inputs of a run."""
+    from wahanorm.pipeline.discover import discover
+
+    for n in range(2):
+        for sample in SAMPLES:
+            (folder / f"{n}-{sample.name}").write_bytes(sample.read_bytes())
+    sources, _, _ = discover([folder])
+    return sources
+
+
 def test_a_worker_gives_the_content_hash_of_each_entity_it_read(tmp_path: Path) -> None:
     # A parallel run's workers hash what they read (merge takes it, as a cached entry's): each
     # hash is the entity's own, for what the batch memo gave again too. In worker processes,
@@ -147,12 +158,8 @@ def test_a_worker_gives_the_content_hash_of_each_entity_it_read(tmp_path: Path) 
     from concurrent.futures import ProcessPoolExecutor
 
     from wahanorm.pipeline import run
-    from wahanorm.pipeline.discover import discover
 
-    for n in range(2):
-        for sample in SAMPLES:
-            (tmp_path / f"{n}-{sample.name}").write_bytes(sample.read_bytes())
-    sources, _, _ = discover([tmp_path])
+    sources = two_copies_of_the_samples(tmp_path)
     assert len(sources) == 8
     with ProcessPoolExecutor(max_workers=2) as pool:
         extractions = list(pool.map(run._extract_in_worker, [(s, None, None) for s in sources]))
@@ -167,12 +174,8 @@ def test_a_worker_hashes_what_the_batch_memo_gave_again_once(
     # Read as a worker reads (in this process, to count): the second copy of each sample gives
     # the rules and stratagems the memo kept, with the very same values, hashed once.
     from wahanorm.pipeline import run
-    from wahanorm.pipeline.discover import discover
 
-    for n in range(2):
-        for sample in SAMPLES:
-            (tmp_path / f"{n}-{sample.name}").write_bytes(sample.read_bytes())
-    sources, _, _ = discover([tmp_path])
+    sources = two_copies_of_the_samples(tmp_path)
     monkeypatch.setattr(run, "_WORKER_HASHES", ContentHashes(size=1024))
     BatchMemo.clear_all()
     extractions = [run._extract_in_worker((s, None, None)) for s in sources]

@@ -216,6 +216,7 @@ def test_a_field_is_described_by_the_docstring_under_it_in_the_nearest_class_dec
     # keeps its base's; a field with no string under it is undescribed.
     from pydantic import BaseModel
 
+    from wahanorm.contract import schema
     from wahanorm.contract.schema import field_docstring
 
     class Base(BaseModel):
@@ -237,15 +238,9 @@ def test_a_field_is_described_by_the_docstring_under_it_in_the_nearest_class_dec
     assert field_docstring(Base, "again") == "The base's word."
     assert field_docstring(Lower, "bare") is None
     assert field_docstring(Lower, "other") is None
-    props = Lower.model_json_schema(schema_generator=_described_generator())["properties"]
+    props = Lower.model_json_schema(schema_generator=schema._Described)["properties"]
     assert props["again"]["description"] == "The lower word."
     assert "description" not in props["other"]
-
-
-def _described_generator() -> Any:
-    from wahanorm.contract import schema
-
-    return schema._Described
 
 
 def test_importing_the_models_reads_no_source() -> None:

@@ -167,10 +167,13 @@ def index_pdf_line(text: str) -> int | None:
     """The line of the first column-heading line in the shape of GW's index PDFs as plain text
     (``M T SV W LD OC``, ``RANGED WEAPONS RANGE A BS S AP D``), or None."""
     for number, line in enumerate(text.splitlines(), start=1):
-        if line[:1].isspace():  # most lines need no strip to show their first character
-            line = line.strip()
-        if line[:1] in _INDEX_PDF_FIRST and any(p.match(line.strip()) for p in _INDEX_PDF_HEADS):
-            return number
+        first = line[:1]
+        if first in _INDEX_PDF_FIRST or first.isspace():  # no other line is a heading stripped
+            stripped = line.strip()
+            if stripped[:1] in _INDEX_PDF_FIRST and any(
+                p.match(stripped) for p in _INDEX_PDF_HEADS
+            ):
+                return number
     return None
 
 
