@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wahanorm.blocks.edition import Edition, own_edition, settle_edition
 from wahanorm.contract.hashing import content_hash
@@ -22,6 +22,9 @@ from wahanorm.contract.models import Datasheet, Profile, Weapon
 from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
+
+if TYPE_CHECKING:
+    from wahanorm.pipeline.merge import Repeat
 
 
 @dataclass
@@ -36,6 +39,10 @@ class Extraction:
     """The content hash of each entity, in order, where it is known (an extraction stored in
     the cache or read from it, whose entities were dumped there anyway): merge groups the
     copies of a batch by them without dumping each copy again."""
+    repeats: list[Repeat] = field(default_factory=list)
+    """The entities a worker had sent the main process before, given again as repeats (their
+    sources, not their fields): only an extraction a worker sends holds any
+    (``pipeline.run``)."""
 
     def __post_init__(self) -> None:
         if not self.report.path:

@@ -8,6 +8,10 @@ A source that cannot mark the shape of rules text (a text dump: no nested lists,
 boxes) does not disagree by lacking it: a copy that marks no shape and says the same as a copy
 that does, once the shape is left out of both (``hashing.same_but_shape``), is one more source of
 that richer copy.
+
+A parallel run's worker sends an entity it already sent in that run as a ``Repeat``: its key,
+content hash, name and sources, not its fields again (the rules and stratagems every page of a
+faction prints are most of a batch). Merge adds a repeat's sources to the copies it repeats.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from itertools import pairwise
+from typing import NamedTuple
 
 from wahanorm.contract.hashing import ContentHashes, has_shape, same_but_shape
 from wahanorm.contract.ids import escape_unsafe, strip_unsafe
@@ -22,9 +27,37 @@ from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
 from wahanorm.readers.base import Entity
 
+SourceKey = tuple[str, int, int]
+"""A source as (path, first line, last line): what sources are ordered and told apart by."""
 
-def _source_key(ref: SourceRef) -> tuple[str, int, int]:
+
+def _source_key(ref: SourceRef) -> SourceKey:
     return (ref.path, ref.line_start, ref.line_end)
+
+
+class Repeat(NamedTuple):
+    """A copy of an entity that says what another copy of the same run says (the same content
+    hash), given by its key, hash, name and sources only: what a worker sends for an entity it
+    sent the main process before (``pipeline.run``). The copy it repeats is in the same run."""
+
+    edition: int
+    kind: str
+    id: str
+    hash: str
+    name: str
+    sources: tuple[SourceKey, ...]
+
+    @classmethod
+    def of(cls, entity: Entity, digest: str) -> Repeat:
+        """``entity`` (whose content hash is ``digest``) as a repeat."""
+        return cls(
+            entity.edition,
+            entity.kind,
+            entity.id,
+            digest,
+            entity.name,
+            tuple(map(_source_key, entity.sources)),
+        )
 
 
 MAX_SOURCES_LISTED = 5
@@ -78,19 +111,31 @@ def _report_collisions(kind: str, entity_id: str, versions: list[Entity], report
 
 
 def merge_entities(
-    entities: Iterable[Entity], report: Report, known: Mapping[int, str] | None = None
+    entities: Iterable[Entity],
+    report: Report,
+    known: Mapping[int, str] | None = None,
+    repeats: Iterable[Repeat] = (),
 ) -> list[Entity]:
     """Merge by (edition, kind, id): the two editions of a rule are two entities, never variants
     of each other. Report every conflict and every id two names share; order the result by
     edition, kind and id. ``known`` holds content hashes already worked out (an extraction's
-    from the cache) by the ``id`` of entity objects that stay alive while merge runs; any
-    other entity is hashed here."""
+    from the cache, a worker's) by the ``id`` of entity objects that stay alive while merge
+    runs; any other entity is hashed here. ``repeats`` are more copies of entities among
+    ``entities``, each with its sources (a worker's); each is merged as that copy would be."""
+    known = known or {}
+    entities = list(entities)
+    extra = _repeated(entities, known, repeats)
     groups: dict[tuple[int, str, str], list[Entity]] = defaultdict(list)
     for entity in _safe_names(entities, report):
         groups[(entity.edition, entity.kind, entity.id)].append(entity)
+    if lost := sorted(extra.keys() - groups.keys()):  # a bug of whatever made the repeats
+        _, kind, entity_id = lost[0]
+        raise RuntimeError(f"a repeat of {kind} {entity_id} whose copy is not in the run")
     merged: list[Entity] = []
-    for (edition, kind, entity_id), group in sorted(groups.items()):
-        versions = _fold_shapeless([_combine(c) for c in _by_content(group, known or {})])
+    for key, group in sorted(groups.items()):
+        edition, kind, entity_id = key
+        copies = _by_content(group, known, extra.get(key, {}))
+        versions = _fold_shapeless([_combine(c, sources) for c, sources in copies])
         if len(versions) > 1:
             versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
@@ -130,27 +175,86 @@ def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
     return [_combine([v, *folded[id(v)]]) if folded[id(v)] else v for v in kept]
 
 
-def _by_content(group: list[Entity], known: Mapping[int, str]) -> list[list[Entity]]:
+Repeated = dict[tuple[int, str, str], dict[str, list[tuple[SourceKey, ...]]]]
+"""The sources of repeats, by their entity's key and then content hash."""
+
+
+def _repeated(
+    entities: list[Entity], known: Mapping[int, str], repeats: Iterable[Repeat]
+) -> Repeated:
+    """The sources of ``repeats`` by key and hash. A repeat of a name with control or bidi
+    characters is made a whole copy again (added to ``entities``), so that ``_safe_names``
+    cleans it and says so at its own source, as for any copy."""
+    extra: Repeated = defaultdict(lambda: defaultdict(list))
+    safe: dict[str, bool] = {}
+    first: dict[str, Entity] | None = None
+    for repeat in repeats:
+        name_is_safe = safe.get(repeat.name)
+        if name_is_safe is None:
+            name_is_safe = safe[repeat.name] = strip_unsafe(repeat.name) == repeat.name
+        if name_is_safe:
+            extra[(repeat.edition, repeat.kind, repeat.id)][repeat.hash].append(repeat.sources)
+            continue
+        if first is None:
+            first = {}
+            for entity in entities:
+                first.setdefault(known.get(id(entity), ""), entity)
+        entities.append(_whole(first, repeat))
+    return extra
+
+
+def _whole(first: Mapping[str, Entity], repeat: Repeat) -> Entity:
+    """A repeat as a whole copy: the copy it repeats, with its own sources."""
+    copy = first.get(repeat.hash)
+    if copy is None:  # a bug of whatever made the repeat: never merged as something else
+        raise RuntimeError(f"a repeat of {repeat.kind} {repeat.id} whose copy is not in the run")
+    return copy.model_copy(update={"sources": [_source_ref(key) for key in repeat.sources]})
+
+
+def _source_ref(key: SourceKey) -> SourceRef:
+    path, line_start, line_end = key
+    return SourceRef(path=path, line_start=line_start, line_end=line_end)
+
+
+Copies = list[tuple[list[Entity], list[tuple[SourceKey, ...]]]]
+"""Copies that say the same, and the sources of the repeats of them."""
+
+
+def _by_content(
+    group: list[Entity],
+    known: Mapping[int, str],
+    repeats: Mapping[str, list[tuple[SourceKey, ...]]],
+) -> Copies:
     """The copies of one entity grouped by content hash (``known``'s where it has one), in the
-    order first read (an entity read once is not hashed)."""
-    if len(group) == 1:
-        return [group]
+    order first read (an entity read once is not hashed), each group with the sources of its
+    ``repeats`` (by hash)."""
+    if len(group) == 1 and not repeats:
+        return [(group, [])]
     hashes = ContentHashes()
     by_hash: dict[str, list[Entity]] = {}
     for entity in group:
         digest = known.get(id(entity)) or hashes(entity)
         by_hash.setdefault(digest, []).append(entity)
-    return list(by_hash.values())
+    if repeats.keys() - by_hash.keys():  # a bug of whatever made the repeats
+        raise RuntimeError(
+            f"a repeat of {group[0].kind} {group[0].id} whose copy is not in the run"
+        )
+    return [(copies, repeats.get(digest, [])) for digest, copies in by_hash.items()]
 
 
-def _combine(copies: list[Entity]) -> Entity:
-    """Identical copies → the first, with every source once, in path and line order."""
+def _combine(copies: list[Entity], repeated: list[tuple[SourceKey, ...]] | None = None) -> Entity:
+    """Identical copies → the first, with every source once (theirs and their repeats'), in
+    path and line order."""
     first = copies[0]
-    if len(copies) == 1 and _in_order(first.sources):
+    if len(copies) == 1 and not repeated and _in_order(first.sources):
         return first  # already so: most entities, read once from one place
     # each source once, by its key (keys are distinct: no two sources are compared)
-    once = sorted({_source_key(s): s for c in copies for s in c.sources}.items())
-    return first.model_copy(update={"sources": [source for _, source in once]})
+    once: dict[SourceKey, SourceRef | None] = {_source_key(s): s for c in copies for s in c.sources}
+    for sources in repeated or ():
+        for key in sources:
+            once.setdefault(key, None)
+    ordered = [ref or _source_ref(key) for key, ref in sorted(once.items())]
+    return first.model_copy(update={"sources": ordered})
 
 
 def _in_order(sources: list[SourceRef]) -> bool:
