@@ -2,8 +2,10 @@
 temporary folder) converted serially (``jobs=1``) and in parallel (``jobs=os.cpu_count()``)
 without cache, then once more with a warm cache.
 
-Prints files per second and peak memory (``ru_maxrss`` of this process and of its worker
-processes) for each run. Each conversion runs in a fresh process so that the peak memory of one
+Prints files per second, the user CPU of the run's own process and of its workers (the figure
+that stays put on a shared machine, where wall time swings with other load; the workers' is what
+a run on more cores would share out, the main process's what it would not), and peak memory
+(``ru_maxrss`` of this process and of its worker processes) for each run. Each conversion runs in a fresh process so that the peak memory of one
 run is not carried into the next.
 
     python scripts/bench_batch.py [--copies 250] [--jobs N]
@@ -39,13 +41,15 @@ def run_one(inputs: str, jobs: int, cache: str | None) -> None:
     from wahanorm import pipeline
     from wahanorm.pipeline.cache import Cache
 
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
     started = time.perf_counter()
     result = pipeline.convert(
         [Path(inputs)], jobs=jobs, cache=Cache(Path(cache)) if cache else None
     )
     seconds = time.perf_counter() - started
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, children = usage.ru_maxrss, workers.ru_maxrss
     print(
         json.dumps(
             {
@@ -55,6 +59,8 @@ def run_one(inputs: str, jobs: int, cache: str | None) -> None:
                 "failed": len(result.failed),
                 "self_kib": own,
                 "children_kib": children,
+                "main_user": usage.ru_utime - before,
+                "workers_user": workers.ru_utime,
             }
         )
     )
@@ -73,6 +79,7 @@ def report(label: str, data: dict[str, float]) -> None:
     rate = data["inputs"] / data["seconds"]
     print(
         f"{label:<34} {data['seconds']:8.2f} s  {rate:8.1f} files/s  "
+        f"user CPU: main {data['main_user']:5.2f} s, workers {data['workers_user']:5.2f} s  "
         f"peak RSS: main {data['self_kib'] / 1024:7.1f} MiB, "
         f"largest worker {data['children_kib'] / 1024:7.1f} MiB  "
         f"({int(data['files'])} output files, {int(data['failed'])} failed)"
