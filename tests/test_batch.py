@@ -77,6 +77,24 @@ def test_same_bytes_whatever_the_chunk(
     assert parallel.rows() == serial.rows()
 
 
+def test_same_bytes_from_workers_that_fill_the_cache_and_beside_what_it_holds(
+    batch: Path, tmp_path: Path
+) -> None:
+    """Workers that store what they read (the hashes merge takes are the cache's), then a run
+    that takes every other input from the cache and gives the rest to workers (the run's own
+    record gone): each gives what the serial run without a cache gives."""
+    serial = pipeline.convert([Path("in")], jobs=1)
+    root = tmp_path / "c"
+    filled = pipeline.convert([Path("in")], jobs=2, cache=Cache(root))
+    assert (filled.files, filled.rows()) == (serial.files, serial.rows())
+    inputs = sorted((root / "inputs").rglob("*.json"))
+    assert len(inputs) == COPIES
+    for entry in [*inputs[::2], *(root / "runs").rglob("*.json")]:
+        entry.unlink()
+    mixed = pipeline.convert([Path("in")], jobs=2, cache=Cache(root))
+    assert (mixed.files, mixed.rows()) == (serial.files, serial.rows())
+
+
 def test_cached_rerun_converts_nothing_and_gives_the_same_files(
     batch: Path, tmp_path: Path, calls: list[str]
 ) -> None:

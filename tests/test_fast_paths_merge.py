@@ -161,7 +161,7 @@ def test_a_worker_gives_the_content_hash_of_each_entity_it_read(tmp_path: Path) 
 
     sources = two_copies_of_the_samples(tmp_path)
     assert len(sources) == 8
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with ProcessPoolExecutor(max_workers=2, initializer=run._start_worker) as pool:
         extractions = list(pool.map(run._extract_in_worker, [(s, None, None) for s in sources]))
     for extraction in extractions:
         assert extraction.hashes == [content_hash(e) for e in extraction.entities]

@@ -2,11 +2,13 @@
 entity it already sent in the run as a ``merge.Repeat`` (its key, hash, name and sources), and
 merge adds a repeat's sources to the copies it repeats. Held here to merging whole copies, byte
 for byte and diagnostic for diagnostic: on the copies of a real batch, with a conflict and an id
-two names share, and with a name merge must clean; in real worker processes, for what they
-send, and for a worker forked from a process that had sent entities itself."""
+two names share, and a copy whose name merge cleans, which is never a repeat; in real worker
+processes, for what they send, and for a worker forked from a process that had sent entities
+itself."""
 
 from __future__ import annotations
 
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -82,18 +84,40 @@ def test_a_repeat_of_a_copy_that_disagrees_is_a_source_of_that_variant(
     assert '"path": "z"' in files["index.json"]
 
 
-def test_a_repeat_of_an_unsafe_name_is_cleaned_and_said_at_its_own_source(
-    entities: list[Entity],
+def test_a_copy_whose_name_merge_cleans_is_sent_whole_and_said_in_the_order_read(
+    entities: list[Entity], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rule = next(e for e in entities if e.kind == "rule")
-    unsafe = rule.model_copy(update={"name": rule.name + "\u202e", "sources": source("u", 3)})
-    copies = [unsafe, unsafe.model_copy(update={"sources": source("u", 7)})]
-    whole, known, repeats = as_sent(copies)
-    assert len(repeats) == 1
-    files, diagnostics = merged_files(whole, known, repeats)
-    assert (files, diagnostics) == merged_files(copies)
+    # Three inputs as a worker gives them: a rule whose name has a bidi override in the first
+    # two, after it in the second another such rule, and a plain rule in the first and the
+    # last. Only the plain rule's second copy is a repeat: each unsafe copy is whole, so merge
+    # cleans it and says so at its own source, in the order read (a repeat made whole again at
+    # merge would be said after the second input's other rule).
+    rule, other, third = [e for e in entities if e.kind == "rule"][:3]
+    unsafe = rule.model_copy(update={"name": rule.name + "\u202e", "sources": source("a", 1)})
+    also = third.model_copy(update={"name": third.name + "\x1b", "sources": source("b", 5)})
+    given = {
+        "a": [unsafe, other.model_copy(update={"sources": source("a", 3)})],
+        "b": [unsafe.model_copy(update={"sources": source("b", 1)}), also],
+        "c": [other.model_copy(update={"sources": source("c", 2)})],
+    }
+
+    def read(job: tuple[object, None, None]) -> Extraction:
+        return Extraction(str(job[0]), list(given[str(job[0])]))
+
+    monkeypatch.setattr(run, "extract_and_store", read)
+    monkeypatch.setattr(run, "_SENT", set())
+    sent = [run._extract_in_worker((name, None, None)) for name in given]  # type: ignore[arg-type]
+    assert [(len(x.entities), len(x.repeats)) for x in sent] == [(2, 0), (2, 0), (0, 1)]
+    assert sent[2].repeats[0].name == other.name
+    whole = [e for copies in given.values() for e in copies]
+    files, diagnostics = merged_files(
+        [e for x in sent for e in x.entities],
+        {id(e): h for x in sent for e, h in zip(x.entities, x.hashes or [], strict=True)},
+        [r for x in sent for r in x.repeats],
+    )
+    assert (files, diagnostics) == merged_files(whole)
     said = [d for d in diagnostics if getattr(d, "code", None) == "unsafe-characters"]
-    assert [(d.path, d.line) for d in said] == [("u", 3), ("u", 7)]  # type: ignore[attr-defined]
+    assert [(d.path, d.line) for d in said] == [("a", 1), ("b", 1), ("b", 5)]  # type: ignore[attr-defined]
 
 
 def test_a_repeat_whose_copy_is_not_in_the_run_is_a_bug_never_a_silent_merge(
@@ -105,6 +129,9 @@ def test_a_repeat_whose_copy_is_not_in_the_run_is_a_bug_never_a_silent_merge(
         merge_entities([], Report(), {}, [lost])  # no copy of its id at all
     with pytest.raises(RuntimeError, match="whose copy is not in the run"):
         merge_entities([rule], Report(), {id(rule): content_hash(rule)}, [lost])  # another hash
+    unsafe = rule.model_copy(update={"name": rule.name + "\x1b"})
+    with pytest.raises(RuntimeError, match="whose name merge must clean"):
+        merge_entities([unsafe], Report(), {}, [Repeat.of(unsafe, content_hash(unsafe))])
 
 
 def test_an_input_a_worker_sent_as_repeats_only_is_not_failed(entities: list[Entity]) -> None:
@@ -125,7 +152,8 @@ def test_an_input_a_worker_sent_as_repeats_only_is_not_failed(entities: list[Ent
 def test_a_worker_sends_what_it_sent_before_as_repeats(tmp_path: Path) -> None:
     # In one real worker process: the second copy of each sample says what the first said, so
     # all of it comes as repeats, as many as the first copy's entities, with their own sources.
-    # (The samples share some rules and stratagems: the first copy has repeats too.)
+    # (The samples share some rules and stratagems: the first copy has repeats too.) Whole
+    # copies and repeats together are what each input reads: the same hashes and sources.
     sources = two_copies_of_the_samples(tmp_path)
     jobs = [(s, None, None) for s in sources]
     with ProcessPoolExecutor(max_workers=1, initializer=run._start_worker) as pool:
@@ -134,21 +162,37 @@ def test_a_worker_sends_what_it_sent_before_as_repeats(tmp_path: Path) -> None:
     assert all(x.entities for x in first)
     assert all(not x.entities and x.repeats for x in second)
     assert [len(x.repeats) for x in second] == [len(x.entities) + len(x.repeats) for x in first]
-    for extraction in second:
-        assert {p for r in extraction.repeats for p, _, _ in r.sources} == {extraction.path}
-    assert all(x.hashes == [content_hash(e) for e in x.entities] for x in first)
+    for item, extraction in zip(sources, sent, strict=True):
+        whole = zip(extraction.hashes or [], extraction.entities, strict=True)
+        given = [(h, keys(e)) for h, e in whole] + [(r.hash, r.sources) for r in extraction.repeats]
+        assert sorted(given) == sorted(
+            (content_hash(e), keys(e)) for e in run.extract(item).entities
+        )
 
 
+def keys(entity: Entity) -> tuple[tuple[str, int, int], ...]:
+    """An entity's sources as a repeat gives them."""
+    return Repeat.of(entity, "").sources
+
+
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform"
+)
 def test_a_forked_worker_has_sent_nothing_whatever_its_parent_sent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # This process reads as a worker does first, so the hashes it "sent" are in the state a
-    # forked worker starts from; the run's workers still send every entity whole once.
+    # forked worker starts from; a pool's worker still sends every entity whole once, and so
+    # does a run's, whatever the start method.
     monkeypatch.setattr(run, "_SENT", set())
     sources = two_copies_of_the_samples(tmp_path)
     for item in sources:
         run._extract_in_worker((item, None, None))
     assert run._SENT
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=fork, initializer=run._start_worker) as pool:
+        fresh = pool.submit(run._extract_in_worker, (sources[0], None, None)).result()
+    assert fresh.entities and not fresh.repeats
     parallel = pipeline.convert([tmp_path], jobs=2)
     serial = pipeline.convert([tmp_path], jobs=1)
     assert parallel.files == serial.files

@@ -35,6 +35,12 @@ def escape_unsafe(text: str) -> str:
     )
 
 
+def is_safe(text: str) -> bool:
+    """Whether ``text`` holds no control character and no bidi override (``strip_unsafe``
+    leaves it as it is)."""
+    return UNSAFE_CHARACTERS.search(text) is None
+
+
 def strip_unsafe(text: str) -> str:
     """``text`` without control characters and bidi overrides (a tab or line break becomes a
     space)."""

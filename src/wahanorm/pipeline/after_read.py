@@ -36,9 +36,10 @@ class Extraction:
     report: Report = field(default_factory=Report)
     data_version: str | None = None
     hashes: list[str] | None = None
-    """The content hash of each entity, in order, where it is known (an extraction stored in
-    the cache or read from it, whose entities were dumped there anyway): merge groups the
-    copies of a batch by them without dumping each copy again."""
+    """The content hash of each entity of ``entities``, in order, where it is known (an
+    extraction stored in the cache or read from it, whose entities were dumped there anyway, or
+    a worker's): merge groups the copies of a batch by them without dumping each copy again.
+    (A repeat carries its own.)"""
     repeats: list[Repeat] = field(default_factory=list)
     """The entities a worker had sent the main process before, given again as repeats (their
     sources, not their fields): only an extraction a worker sends holds any

@@ -12,6 +12,8 @@ that richer copy.
 A parallel run's worker sends an entity it already sent in that run as a ``Repeat``: its key,
 content hash, name and sources, not its fields again (the rules and stratagems every page of a
 faction prints are most of a batch). Merge adds a repeat's sources to the copies it repeats.
+A copy whose name merge must clean is never a repeat (``can_repeat``): each such copy is
+cleaned and said at its own source, in the order read.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from wahanorm.contract.hashing import ContentHashes, has_shape, same_but_shape
-from wahanorm.contract.ids import escape_unsafe, strip_unsafe
+from wahanorm.contract.ids import escape_unsafe, is_safe, strip_unsafe
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
 from wahanorm.readers.base import Entity
@@ -49,7 +51,8 @@ class Repeat(NamedTuple):
 
     @classmethod
     def of(cls, entity: Entity, digest: str) -> Repeat:
-        """``entity`` (whose content hash is ``digest``) as a repeat."""
+        """``entity`` (whose content hash is ``digest``) as a repeat; only for an entity that
+        ``can_repeat``."""
         return cls(
             entity.edition,
             entity.kind,
@@ -58,6 +61,12 @@ class Repeat(NamedTuple):
             entity.name,
             tuple(map(_source_key, entity.sources)),
         )
+
+
+def can_repeat(entity: Entity) -> bool:
+    """Whether a copy of ``entity`` may be sent as a ``Repeat``: not if its name holds control
+    or bidi characters, which merge takes out of each copy and says at that copy's source."""
+    return is_safe(entity.name)
 
 
 MAX_SOURCES_LISTED = 5
@@ -121,10 +130,12 @@ def merge_entities(
     edition, kind and id. ``known`` holds content hashes already worked out (an extraction's
     from the cache, a worker's) by the ``id`` of entity objects that stay alive while merge
     runs; any other entity is hashed here. ``repeats`` are more copies of entities among
-    ``entities``, each with its sources (a worker's); each is merged as that copy would be."""
+    ``entities`` (a worker's, none of them one whose name must be cleaned: ``can_repeat``), each
+    merged as that copy would be: one more source of the copies of its content hash. The first
+    copy of each hash in input order is always whole (a worker sends its first copy whole, and
+    takes its inputs in input order)."""
     known = known or {}
-    entities = list(entities)
-    extra = _repeated(entities, known, repeats)
+    extra = _repeated(repeats)
     groups: dict[tuple[int, str, str], list[Entity]] = defaultdict(list)
     for entity in _safe_names(entities, report):
         groups[(entity.edition, entity.kind, entity.id)].append(entity)
@@ -179,36 +190,19 @@ Repeated = dict[tuple[int, str, str], dict[str, list[tuple[SourceKey, ...]]]]
 """The sources of repeats, by their entity's key and then content hash."""
 
 
-def _repeated(
-    entities: list[Entity], known: Mapping[int, str], repeats: Iterable[Repeat]
-) -> Repeated:
-    """The sources of ``repeats`` by key and hash. A repeat of a name with control or bidi
-    characters is made a whole copy again (added to ``entities``), so that ``_safe_names``
-    cleans it and says so at its own source, as for any copy."""
+def _repeated(repeats: Iterable[Repeat]) -> Repeated:
+    """The sources of ``repeats`` by key and hash."""
     extra: Repeated = defaultdict(lambda: defaultdict(list))
-    safe: dict[str, bool] = {}
-    first: dict[str, Entity] | None = None
+    checked: set[str] = set()
     for repeat in repeats:
-        name_is_safe = safe.get(repeat.name)
-        if name_is_safe is None:
-            name_is_safe = safe[repeat.name] = strip_unsafe(repeat.name) == repeat.name
-        if name_is_safe:
-            extra[(repeat.edition, repeat.kind, repeat.id)][repeat.hash].append(repeat.sources)
-            continue
-        if first is None:
-            first = {}
-            for entity in entities:
-                first.setdefault(known.get(id(entity), ""), entity)
-        entities.append(_whole(first, repeat))
+        if repeat.name not in checked:
+            if not is_safe(repeat.name):  # a bug of whatever made the repeat (``can_repeat``)
+                raise RuntimeError(
+                    f"a repeat of {repeat.kind} {repeat.id}, whose name merge must clean"
+                )
+            checked.add(repeat.name)
+        extra[(repeat.edition, repeat.kind, repeat.id)][repeat.hash].append(repeat.sources)
     return extra
-
-
-def _whole(first: Mapping[str, Entity], repeat: Repeat) -> Entity:
-    """A repeat as a whole copy: the copy it repeats, with its own sources."""
-    copy = first.get(repeat.hash)
-    if copy is None:  # a bug of whatever made the repeat: never merged as something else
-        raise RuntimeError(f"a repeat of {repeat.kind} {repeat.id} whose copy is not in the run")
-    return copy.model_copy(update={"sources": [_source_ref(key) for key in repeat.sources]})
 
 
 def _source_ref(key: SourceKey) -> SourceRef:

@@ -357,12 +357,15 @@ def _start_worker() -> None:
 def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extraction:
     """``extract_and_store`` in a worker, with its entities' content hashes worked out there
     (merge takes them, as it takes a cached entry's): the workers hash beside each other what
-    the main process would hash alone after them. An entity whose copy this worker already sent
-    goes as a repeat (``merge.Repeat``: its sources, not its fields): the results come back in
-    the order the worker read them, all of them, so the copy it repeats is always in the run.
-    Pickling the fields again and unpickling them in the main process cost about 1.5 ms a dump
-    of a batch, a sixth of reading it, and the main process's half was done alone."""
-    from wahanorm.pipeline.merge import Repeat
+    the main process would hash alone after them. An entity whose copy this worker already
+    sent in this run goes as a repeat (``merge.Repeat``: its sources, not its fields). Two
+    facts keep that the merge of whole copies: ``assemble`` merges every result of the run's
+    pool, so the copy a repeat stands for is always in the merge; and a worker takes its inputs
+    in input order (``pool.map``), so the first copy of each hash in input order is always
+    whole, as merge's first copy is. Pickling the fields again and unpickling them in the main
+    process cost some 1.8 ms a dump of a batch, a quarter of reading it, and the main process's
+    half competed with the workers for the cores."""
+    from wahanorm.pipeline.merge import Repeat, can_repeat
 
     extraction = extract_and_store(job)
     if extraction.hashes is None:
@@ -370,7 +373,7 @@ def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extracti
     sent: list[Entity] = []
     hashes: list[str] = []
     for entity, digest in zip(extraction.entities, extraction.hashes, strict=True):
-        if digest in _SENT:
+        if digest in _SENT and can_repeat(entity):
             extraction.repeats.append(Repeat.of(entity, digest))
         else:
             _SENT.add(digest)
