@@ -22,7 +22,7 @@ from wahanorm.errors import Report
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import run
 from wahanorm.pipeline.after_read import Extraction
-from wahanorm.pipeline.merge import Repeat, merge_entities
+from wahanorm.pipeline.merge import Repeat, as_sent, merge_entities
 from wahanorm.readers.base import Entity
 
 
@@ -31,20 +31,11 @@ def entities() -> list[Entity]:
     return batch_entities()
 
 
-def as_sent(copies: list[Entity]) -> tuple[list[Entity], dict[int, str], list[Repeat]]:
-    """``copies`` as a worker sends them: the first of each content hash whole, with its hash
-    known, and every later one as a repeat."""
-    whole: list[Entity] = []
-    known: dict[int, str] = {}
-    repeats: list[Repeat] = []
-    for entity in copies:
-        digest = content_hash(entity)
-        if digest in known.values():
-            repeats.append(Repeat.of(entity, digest))
-        else:
-            whole.append(entity)
-            known[id(entity)] = digest
-    return whole, known, repeats
+def sent_once(copies: list[Entity]) -> tuple[list[Entity], dict[int, str], list[Repeat]]:
+    """``copies`` as one worker sends them (``merge.as_sent``): the first of each content hash
+    whole, with its hash known, and every later one as a repeat."""
+    whole, hashes, repeats = as_sent(copies, [content_hash(e) for e in copies], set())
+    return whole, dict(zip(map(id, whole), hashes, strict=True)), repeats
 
 
 def merged_files(
@@ -60,7 +51,7 @@ def source(path: str, line: int) -> list[SourceRef]:
 
 
 def test_repeats_merge_as_the_whole_copies_they_stand_for(entities: list[Entity]) -> None:
-    whole, known, repeats = as_sent(entities)
+    whole, known, repeats = sent_once(entities)
     assert len(repeats) > len(whole)  # three copies of the samples: most are repeats
     assert merged_files(whole, known, repeats) == merged_files(entities)
 
@@ -75,7 +66,7 @@ def test_a_repeat_of_a_copy_that_disagrees_is_a_source_of_that_variant(
     other = stratagem.model_copy(update={"name": stratagem.name + " II", "sources": source("z", 1)})
     again = other.model_copy(update={"sources": source("z", 9)})
     copies = [*entities, other, again]
-    whole, known, repeats = as_sent(copies)
+    whole, known, repeats = sent_once(copies)
     assert any(r.sources == (("z", 9, 10),) for r in repeats)
     files, diagnostics = merged_files(whole, known, repeats)
     assert (files, diagnostics) == merged_files(copies)

@@ -69,6 +69,25 @@ def can_repeat(entity: Entity) -> bool:
     return is_safe(entity.name)
 
 
+def as_sent(
+    entities: list[Entity], hashes: list[str], sent: set[str]
+) -> tuple[list[Entity], list[str], list[Repeat]]:
+    """``entities`` (with their content ``hashes``) as a worker sends them, ``sent`` the hashes
+    it sent before in the run (the new ones added): the whole copies with their hashes, and a
+    repeat for each copy of a hash already sent that ``can_repeat``."""
+    whole: list[Entity] = []
+    whole_hashes: list[str] = []
+    repeats: list[Repeat] = []
+    for entity, digest in zip(entities, hashes, strict=True):
+        if digest in sent and can_repeat(entity):
+            repeats.append(Repeat.of(entity, digest))
+        else:
+            sent.add(digest)
+            whole.append(entity)
+            whole_hashes.append(digest)
+    return whole, whole_hashes, repeats
+
+
 MAX_SOURCES_LISTED = 5
 """Sources a diagnostic names before "… and N more sources" (every one is in ``index.json``)."""
 
@@ -88,8 +107,7 @@ def _one_name(name: str) -> str:
 def _safe_names(entities: Iterable[Entity], report: Report) -> Iterable[Entity]:
     """Entities with control characters and bidi overrides taken out of their names."""
     for entity in entities:
-        clean = strip_unsafe(entity.name)
-        if clean != entity.name:
+        if not is_safe(entity.name):
             source = entity.sources[0] if entity.sources else None
             report.warning(
                 "unsafe-characters",
@@ -98,7 +116,7 @@ def _safe_names(entities: Iterable[Entity], report: Report) -> Iterable[Entity]:
                 line=source.line_start if source else None,
                 path=source.path if source else None,
             )
-            entity = entity.model_copy(update={"name": clean})
+            entity = entity.model_copy(update={"name": strip_unsafe(entity.name)})
         yield entity
 
 
@@ -247,7 +265,7 @@ def _combine(copies: list[Entity], repeated: list[tuple[SourceKey, ...]] | None 
     for sources in repeated or ():
         for key in sources:
             once.setdefault(key, None)
-    ordered = [ref or _source_ref(key) for key, ref in sorted(once.items())]
+    ordered = [_source_ref(key) if ref is None else ref for key, ref in sorted(once.items())]
     return first.model_copy(update={"sources": ordered})
 
 

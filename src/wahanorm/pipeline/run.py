@@ -365,21 +365,14 @@ def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extracti
     whole, as merge's first copy is. Pickling the fields again and unpickling them in the main
     process cost some 1.8 ms a dump of a batch, a quarter of reading it, and the main process's
     half competed with the workers for the cores."""
-    from wahanorm.pipeline.merge import Repeat, can_repeat
+    from wahanorm.pipeline.merge import as_sent
 
     extraction = extract_and_store(job)
     if extraction.hashes is None:
         extraction.hashes = list(map(_WORKER_HASHES, extraction.entities))
-    sent: list[Entity] = []
-    hashes: list[str] = []
-    for entity, digest in zip(extraction.entities, extraction.hashes, strict=True):
-        if digest in _SENT and can_repeat(entity):
-            extraction.repeats.append(Repeat.of(entity, digest))
-        else:
-            _SENT.add(digest)
-            sent.append(entity)
-            hashes.append(digest)
-    extraction.entities, extraction.hashes = sent, hashes
+    extraction.entities, extraction.hashes, extraction.repeats = as_sent(
+        extraction.entities, extraction.hashes, _SENT
+    )
     return extraction
 
 
