@@ -267,7 +267,7 @@ def said(text: str, display: str) -> Said:
     got = pipeline.read_text(text, display, html=False)
     return (
         [e.model_dump(mode="json") for e in got.entities],
-        [d.model_dump(mode="json") for d in got.report.diagnostics],
+        [d._asdict() for d in got.report.diagnostics],
     )
 
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from wahanorm import pipeline
 from wahanorm.blocks import clean, edition
 from wahanorm.blocks.clean import LINE_LOCAL, PASSES, Line, to_lines
-from wahanorm.errors import BatchMemo, DiagnosticRow, Report, as_row, caret_excerpt
+from wahanorm.errors import BatchMemo, DiagnosticRow, Report, caret_excerpt
 from wahanorm.readers.dump import read as dump_read
 from wahanorm.readers.dump import segment
 
@@ -59,13 +59,13 @@ def every_pass(lines: list[Line]) -> Cleaned:
     report = Report("x.txt")
     for _name, run in PASSES:
         lines = run(lines, report)
-    return lines, [as_row(d) for d in report.diagnostics]
+    return lines, list(report.diagnostics)
 
 
 def cleaned(lines: list[Line]) -> Cleaned:
     report = Report("x.txt")
     out = clean.clean(lines, report)
-    return out, [as_row(d) for d in report.diagnostics]
+    return out, list(report.diagnostics)
 
 
 def check_clean(texts: list[str]) -> None:
@@ -133,7 +133,7 @@ def test_a_line_local_pass_makes_of_each_line_what_it_makes_of_it_alone(
     alone = Report("x.txt")
     parts = [part for line in lines for part in run([line], alone)]
     assert whole == parts
-    assert [as_row(d) for d in together.diagnostics] == [as_row(d) for d in alone.diagnostics]
+    assert together.diagnostics == alone.diagnostics
 
 
 def test_clean_gives_what_every_pass_gives_on_committed_dumps() -> None:
@@ -251,7 +251,7 @@ def plain_holes(texts: list[str]) -> list[tuple[tuple[int, str], ...]]:
 def reported_holes(lines: list[Line]) -> list[DiagnosticRow]:
     report = Report("x")
     dump_read._report_holes([segment.Block("text", lines)], report)
-    return [as_row(d) for d in report.diagnostics]
+    return list(report.diagnostics)
 
 
 def check_holes(texts: list[str]) -> None:

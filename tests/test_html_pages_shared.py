@@ -136,7 +136,7 @@ def test_page_index_snapshot(page: str, json_snapshot: SnapshotAssertion) -> Non
             }
             for e in extraction.entities
         ],
-        "diagnostics": [d.model_dump(mode="json") for d in extraction.report.diagnostics],
+        "diagnostics": [d._asdict() for d in extraction.report.diagnostics],
     }
     assert canonical_json(index) == json_snapshot
 

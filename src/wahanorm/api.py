@@ -44,9 +44,11 @@ class Result:
 
     def files(self) -> dict[str, str]:
         """The output folder this result makes, ``relative path → canonical JSON text``."""
+        from wahanorm.errors import as_row
         from wahanorm.outputs.canonical import render_outputs
 
-        return render_outputs(self.entities, self.diagnostics, self.data_version)
+        rows = [as_row(d) for d in self.diagnostics]
+        return render_outputs(self.entities, rows, self.data_version)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,17 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Generic, Literal, NamedTuple, TypeVar, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeVar,
+    cast,
+    overload,
+)
 
 if TYPE_CHECKING:
     from wahanorm.contract.models import Diagnostic
@@ -55,21 +65,13 @@ class WahanormError(Exception):
         self.column = column
         self.excerpt = excerpt
 
-    def to_diagnostic(self, code: str | None = None) -> Diagnostic:
+    def to_diagnostic(self, code: str | None = None) -> DiagnosticRow:
         """This error as a diagnostic: of its own code, or of ``code`` (the problem it is where
         it was met: a ``ParseFailure`` of a weapon row is a ``weapon-row``), with the severity
         the catalogue gives that code."""
-        from wahanorm.contract.models import Diagnostic
-
         said = code or self.code
-        return Diagnostic(
-            severity=severity_of(said),
-            code=said,
-            message=self.message,
-            path=self.path,
-            line=self.line,
-            column=self.column,
-            excerpt=self.excerpt,
+        return DiagnosticRow(
+            severity_of(said), said, self.message, self.path, self.line, self.column, self.excerpt
         )
 
 
@@ -92,9 +94,14 @@ class UsageError(WahanormError):
 
 
 class DiagnosticRow(NamedTuple):
-    """A diagnostic as plain values: what the run cache keeps and the CLI prints."""
+    """A diagnostic as the program holds it, from the ``Report`` that collects it to the run
+    cache and the terminal: plain values, the fields of the contract's ``Diagnostic`` in its
+    order (``tests/test_diagnostic_rows.py`` holds both), made into that model only where a
+    caller asks for models (``Conversion.diagnostics``, the Python API). A model costs some
+    4 µs to make and more to pickle, unpickle and dump, and a batch of 1,000 dumps says some
+    77,000 diagnostics, which its workers used to send the main process as models."""
 
-    severity: str
+    severity: Severity
     code: str
     message: str
     path: str
@@ -115,15 +122,6 @@ def severity_of(code: str) -> Severity:
     return entry.severity
 
 
-@functools.cache
-def _diagnostic_model() -> type[Diagnostic]:
-    """The diagnostic model, loaded (with pydantic) on the first diagnostic, not at import: a run
-    served whole from the cache never needs it."""
-    from wahanorm.contract.models import Diagnostic
-
-    return Diagnostic
-
-
 def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
     """A diagnostic model as plain values."""
     d = diagnostic
@@ -135,7 +133,7 @@ class Report:
     """Collects the diagnostics of one input (or one run); never raises."""
 
     path: str = ""
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[DiagnosticRow] = field(default_factory=list)
     said_once: set[tuple[str, str]] = field(default_factory=set)
     """(code, key) of the diagnostics said once per input (``first_time``)."""
     asked_once: int = field(default=0, repr=False)
@@ -186,14 +184,8 @@ class Report:
         if severity_of(code) != severity:
             raise ValueError(f"diagnostic {code!r} is a {severity_of(code)}, not a {severity}")
         self.diagnostics.append(
-            _diagnostic_model()(
-                severity=severity,
-                code=code,
-                message=message,
-                path=self.path if path is None else path,
-                line=line,
-                column=column,
-                excerpt=excerpt,
+            DiagnosticRow(
+                severity, code, message, self.path if path is None else path, line, column, excerpt
             )
         )
 
@@ -202,7 +194,7 @@ class Report:
         ``code`` (else its own), at its position."""
         diagnostic = exc.to_diagnostic(code)
         if not diagnostic.path:
-            diagnostic = diagnostic.model_copy(update={"path": self.path})
+            diagnostic = diagnostic._replace(path=self.path)
         self.diagnostics.append(diagnostic)
 
     def error(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
@@ -220,6 +212,18 @@ class Report:
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""
         self.diagnostics.extend(other.diagnostics)
+
+    def __getstate__(self) -> dict[str, object]:
+        """What a report sends to another process: its diagnostics as plain tuples (a worker's
+        results cross to the main process pickled, and a named tuple is pickled through a call
+        of its own, five times slower)."""
+        state = dict(self.__dict__)
+        state["diagnostics"] = list(map(tuple, self.diagnostics))
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        rows = cast("list[tuple[Any, ...]]", state["diagnostics"])
+        self.__dict__.update(state, diagnostics=list(map(DiagnosticRow._make, rows)))
 
 
 LINES_KEPT = 8192

@@ -19,7 +19,7 @@ from wahanorm.contract.layout import INDEX_NAME, entity_relpath, unsafe_relpath
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from wahanorm.contract.models import Diagnostic
+    from wahanorm.errors import DiagnosticRow
 
 
 _CANONICAL = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
@@ -35,7 +35,7 @@ def canonical_json(value: BaseModel | Mapping[str, Any] | list[Any]) -> str:
 
 def render_outputs(
     entities: Iterable[Any],
-    diagnostics: list[Diagnostic],
+    diagnostics: list[DiagnosticRow],
     data_version: str | None = None,
     entity_data: dict[str, Any] | None = None,
 ) -> dict[str, str]:
@@ -78,24 +78,29 @@ def render_outputs(
         generator=f"wahanorm {__version__}",
         data_version=data_version,
         entities=entries,
-        diagnostics=sorted(diagnostics, key=_diagnostic_order),
-    )
+        diagnostics=[],
+    ).model_dump(mode="json")
+    # A diagnostic row holds the JSON values of the contract's ``Diagnostic``, its fields in
+    # its order (``tests/test_diagnostic_rows.py``): written as they are, not made models.
+    index["diagnostics"] = [d._asdict() for d in sorted(diagnostics, key=_diagnostic_order)]
     files[INDEX_NAME] = canonical_json(index)
     return files
 
 
-def _path_diagnostic(entity: Any, rel: str, problem: str) -> Diagnostic:
-    from wahanorm.contract.models import Diagnostic
+def _path_diagnostic(entity: Any, rel: str, problem: str) -> DiagnosticRow:
+    from wahanorm.errors import DiagnosticRow
 
     source = entity.sources[0] if entity.sources else None
-    return Diagnostic(
-        severity="error",
-        code="unsafe-path",
-        message=f"{entity.kind} {entity.id}: not written, its file {rel!r} {problem}",
-        path=source.path if source else "",
-        line=source.line_start if source else None,
+    return DiagnosticRow(
+        "error",
+        "unsafe-path",
+        f"{entity.kind} {entity.id}: not written, its file {rel!r} {problem}",
+        source.path if source else "",
+        source.line_start if source else None,
+        None,
+        None,
     )
 
 
-def _diagnostic_order(d: Diagnostic) -> tuple[str, int, str, str, str]:
+def _diagnostic_order(d: DiagnosticRow) -> tuple[str, int, str, str, str]:
     return (d.path, d.line or 0, d.code, d.message, d.severity)

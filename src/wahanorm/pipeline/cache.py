@@ -23,14 +23,14 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, get_args
 
 import orjson
 
 from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
 from wahanorm.contract.hashing import hash_of, said_of
-from wahanorm.errors import DiagnosticRow
+from wahanorm.errors import DiagnosticRow, Severity
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -130,6 +130,9 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """The cache's size cap (``--cache-max``): past it, the least recently used entries go."""
 
 
+_SEVERITIES = get_args(Severity)
+
+
 def _is_str_or_none(value: object) -> bool:
     return value is None or isinstance(value, str)
 
@@ -140,6 +143,8 @@ def _row(value: object) -> DiagnosticRow:
     severity, code, message, path, line, column, excerpt = value
     if not all(isinstance(v, str) for v in (severity, code, message, path)):
         raise BadEntry("a diagnostic field is not text")
+    if severity not in _SEVERITIES:
+        raise BadEntry("a diagnostic's severity is none of error, warning and info")
     if not all(v is None or type(v) is int for v in (line, column)) or not _is_str_or_none(excerpt):
         raise BadEntry("a diagnostic position is not a number")
     return DiagnosticRow(severity, code, message, path, line, column, excerpt)
@@ -226,7 +231,7 @@ class Cache:
                 "data_version": extraction.data_version,
                 "entities": entities,
                 "hashes": hashes,
-                "diagnostics": [d.model_dump(mode="json") for d in extraction.report.diagnostics],
+                "diagnostics": [d._asdict() for d in extraction.report.diagnostics],
             },
         )
         return hashes
@@ -318,7 +323,7 @@ def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
     prints) is that entity with its own sources, which are validated. Any other is validated
     whole, its hash worked out from what it says, and kept in ``seen`` once the whole entry is
     sound."""
-    from wahanorm.errors import Report
+    from wahanorm.errors import Report, as_row
     from wahanorm.pipeline.after_read import Extraction
 
     if not isinstance(value, dict) or not isinstance(value.get("path"), str):
@@ -363,7 +368,7 @@ def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
     if seen is not None:
         for digest, read in learnt.items():
             seen.setdefault(digest, read)
-    report = Report(value["path"], diagnostics)
+    report = Report(value["path"], list(map(as_row, diagnostics)))
     return Extraction(value["path"], entities, report, value.get("data_version"), hashes)
 
 

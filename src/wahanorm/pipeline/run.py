@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from wahanorm.blocks.edition import as_edition
 from wahanorm.contract.hashing import ContentHashes
-from wahanorm.errors import DiagnosticRow, Report, WahanormError, as_row
+from wahanorm.errors import DiagnosticRow, Report, WahanormError
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import discover as ingest
 from wahanorm.pipeline.cache import Cache, RunRecord, Seen, input_key, run_key
@@ -43,22 +43,23 @@ if TYPE_CHECKING:
 class Conversion:
     """The result of a run: output files as text, diagnostics, and what failed.
 
-    A result served from the run cache holds no ``entities`` and loads its ``files`` and builds
-    its ``diagnostics`` models only when asked; ``counts()`` and ``rows()`` are always there."""
+    A result served from the run cache holds no ``entities`` and loads its ``files`` only when
+    asked; the diagnostics are plain rows (``rows()``), made models only when asked
+    (``diagnostics``); ``counts()`` is always there."""
 
     loaded_files: dict[str, str] | None
     entities: list[Entity]
-    models: list[Diagnostic] | None
+    diagnostic_rows: list[DiagnosticRow]
     inputs: int
     failed: list[str] = field(default_factory=list)
     data_version: str | None = None
     kind_counts: Counter[str] = field(default_factory=Counter)
     run_key: str | None = None
-    cached_rows: list[DiagnosticRow] | None = None
     load_files: Callable[[], dict[str, str]] | None = None
     entity_data: dict[str, Any] | None = None
     """Each entity file's JSON value (``relative path → data``) when the run was asked to keep
     them (``convert(..., entity_data=True)``) and converted; None from the cache."""
+    models: list[Diagnostic] | None = None
 
     @property
     def files(self) -> dict[str, str]:
@@ -69,18 +70,16 @@ class Conversion:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        """The run's diagnostics as models."""
+        """The run's diagnostics as models (made at the first call)."""
         if self.models is None:
             from wahanorm.contract.models import Diagnostic
 
-            self.models = [Diagnostic(**row._asdict()) for row in self.cached_rows or []]
+            self.models = [Diagnostic(**row._asdict()) for row in self.diagnostic_rows]
         return self.models
 
     def rows(self) -> list[DiagnosticRow]:
         """The run's diagnostics as plain rows."""
-        if self.cached_rows is None:
-            self.cached_rows = [as_row(d) for d in self.diagnostics]
-        return self.cached_rows
+        return self.diagnostic_rows
 
     def counts(self) -> Counter[str]:
         """Entities per kind."""
@@ -177,9 +176,7 @@ def _extract(source: Source, stage: Callable[[str], None] | None) -> Extraction:
         return finish(reading, source.edition)
     except WahanormError as exc:
         failed = Extraction(source.display)
-        failed.report.diagnostics.append(
-            exc.to_diagnostic().model_copy(update={"path": source.display})
-        )
+        failed.report.diagnostics.append(exc.to_diagnostic()._replace(path=source.display))
         return failed
     except Exception as exc:  # a bug must not stop the batch; report it with its place
         failed = Extraction(source.display)
@@ -248,13 +245,12 @@ def convert(
         return Conversion(
             None,
             [],
-            None,
+            record.rows,
             record.inputs,
             record.failed,
             record.data_version,
             Counter(record.counts),
             whole,
-            cached_rows=record.rows,
             load_files=files,
         )
     with fewer_collections():  # storing the run too: its rows are as many as its diagnostics
