@@ -9,6 +9,7 @@ itself."""
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -188,3 +189,16 @@ def test_a_forked_worker_has_sent_nothing_whatever_its_parent_sent(
     serial = pipeline.convert([tmp_path], jobs=1)
     assert parallel.files == serial.files
     assert parallel.diagnostics == serial.diagnostics
+
+
+def test_an_extraction_crosses_to_the_main_process_with_its_repeats_as_plain_tuples(
+    entities: list[Entity],
+) -> None:
+    whole, _known, repeats = sent_once(entities)
+    sent = Extraction("a.txt", whole[:1], repeats=repeats)
+    sent.report.warning("missing-entry", "an entry is missing", line=3)
+    wire = pickle.dumps(sent)
+    assert b"Repeat" not in wire and b"DiagnosticRow" not in wire  # no call per row
+    back = pickle.loads(wire)
+    assert back.repeats == repeats and all(type(r) is Repeat for r in back.repeats)
+    assert back.entities == whole[:1] and back.report == sent.report

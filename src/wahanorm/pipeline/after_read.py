@@ -49,6 +49,18 @@ class Extraction:
         if not self.report.path:
             self.report.path = self.path
 
+    def __getstate__(self) -> dict[str, object]:
+        """What a worker sends the main process: its repeats as plain tuples (as a report's
+        diagnostics: a named tuple is pickled through a call of its own)."""
+        state = dict(self.__dict__)
+        state["repeats"] = list(map(tuple, self.repeats))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from wahanorm.pipeline.merge import Repeat
+
+        self.__dict__.update(state, repeats=list(map(Repeat._make, state["repeats"])))
+
 
 Step = Callable[[list[Entity], Report], list[Entity]]
 
