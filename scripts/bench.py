@@ -66,7 +66,7 @@ def main() -> None:
 
     c0 = time.process_time()
     result = pipeline.convert([args.raw])
-    files = render_outputs(result.entities, result.diagnostics)
+    files = render_outputs(result.entities, result.rows())
     print(
         f"whole run (ingest → render {len(files)} files): "
         f"{(time.process_time() - c0) * 1000:.1f} ms CPU"

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from wahanorm.blocks.clean import PASSES, clean, to_lines
+from wahanorm.blocks.clean.lines import Line
 from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.blocks.parse.stratagems import parse_body, parse_entry
 from wahanorm.blocks.parse.timing import derive_timing
@@ -94,7 +95,7 @@ def _grammar(fn: Callable[[str], object]) -> Callable[[str], object]:
     return run
 
 
-def _pass(run: Callable[[list], list]) -> Callable[[str], object]:  # type: ignore[type-arg]
+def _pass(run: Callable[[list[Line], Report], list[Line]]) -> Callable[[str], object]:
     return lambda text: run(to_lines(text), Report())
 
 
@@ -110,7 +111,7 @@ STAGES: dict[str, Callable[[str], object]] = {
     "parse_weapon_row": _grammar(parse_weapon_row),
     "parse_core_abilities": _grammar(parse_core_abilities),
     "derive_timing": derive_timing,
-    "slugify": lambda t: slugify.__wrapped__(t),  # type: ignore[attr-defined]
+    "slugify": lambda t: slugify.__wrapped__(t),
 }
 
 HTML_STAGES: dict[str, Callable[[str], object]] = {"html_to_text": html_text.html_to_text}

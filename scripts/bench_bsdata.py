@@ -71,8 +71,12 @@ def make_stand_in(target: Path, copies: int) -> Path:
             (target / path.name).write_bytes(path.read_bytes())
     for copy in range(copies):
         suffix = f"-c{copy}".encode()
+
+        def renamed_id(found: re.Match[bytes], suffix: bytes = suffix) -> bytes:
+            return b'"' + found.group(1) + suffix + b'"'
+
         for path, data in texts.items():
-            renamed = quoted.sub(lambda m, s=suffix: b'"' + m.group(1) + s + b'"', data)
+            renamed = quoted.sub(renamed_id, data)
             (target / f"{path.stem} {copy}{path.suffix}").write_bytes(renamed)
     return target
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.errors import Report
 from wahanorm.readers.export.context import ExportContext
-from wahanorm.readers.export.stratagems import TABLE, description_body
+from wahanorm.readers.export.stratagems import TABLE, description_fields
 from wahanorm.readers.export.timing import column_timing, compare, show_timing
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -33,7 +33,7 @@ def bench(folder: Path, listed: set[str], show: bool) -> None:
     counts: Counter[str] = Counter()
     for record in ctx.table(TABLE):
         name = ctx.text(TABLE, record, "name")
-        when = description_body(ctx, record, name).when
+        when = description_fields(ctx, record, name)["when"]
         timing = derive_timing(when)
         columns = column_timing(ctx.text(TABLE, record, "turn"), ctx.text(TABLE, record, "phase"))
         if when is None or timing is None:
