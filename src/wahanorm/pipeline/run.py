@@ -303,6 +303,11 @@ def _extract_all(
     if jobs > 1 and len(todo) >= PARALLEL_MIN:
         from concurrent.futures import ProcessPoolExecutor  # only when workers are started
 
+        # The models, which merge and render need here anyway, built before the workers start:
+        # a forked worker inherits them instead of building pydantic's classes again (some
+        # 0.15 s of each worker's 0.3 s start).
+        import wahanorm.contract.models  # noqa: F401
+
         with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker) as pool:
             chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
             jobs_of = [(items[i], keys[i], cache) for i in todo]
