@@ -320,3 +320,21 @@ def test_an_entry_whose_hashes_are_not_its_entities_is_converted_again(
     assert len(calls) == 1
     [note] = cache.notes
     assert "content hash is not that of what it says" in note
+
+
+def test_a_run_record_with_a_severity_the_contract_lacks_is_damaged(
+    batch: Path, tmp_path: Path, calls: list[str]
+) -> None:
+    root = tmp_path / "c"
+    reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    [record] = list((root / "runs").rglob("*.json"))
+    body = orjson.loads(record.read_bytes().split(b"\n", 1)[1])
+    assert body["rows"] and body["rows"][0][0] in ("error", "warning", "info")
+    body["rows"][0][0] = "fatal"
+    cache = Cache(root)
+    cache._store("runs", record.stem, body)  # a sound entry (its hash holds) of a wrong row
+    calls.clear()
+    again = pipeline.convert([Path("in")], jobs=1, cache=cache)
+    assert [n for n in cache.notes if "damaged" in n and "severity" in n]
+    assert again.rows() == reference.rows()
+    assert again.files == reference.files

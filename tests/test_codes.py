@@ -45,10 +45,11 @@ def emitted() -> tuple[list[tuple[str, int, str, str]], list[str]]:
                         and isinstance(item.value, ast.Constant)
                     ):
                         found.append((rel, item.lineno, item.value.value, ""))
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Diagnostic":
-                for keyword in node.keywords:
-                    if keyword.arg == "code" and isinstance(keyword.value, ast.Constant):
-                        found.append((rel, node.lineno, keyword.value.value, ""))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "diagnostic_row":
+                severity, code = (node.args + [ast.Constant(None)] * 2)[:2]
+                if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                    said = severity.value if isinstance(severity, ast.Constant) else ""
+                    found.append((rel, node.lineno, code.value, said or ""))
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
                 continue
             method, args = node.func.attr, node.args

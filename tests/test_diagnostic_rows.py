@@ -7,6 +7,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
+import orjson
 import pytest
 
 from wahanorm import pipeline
@@ -57,3 +58,40 @@ def test_a_report_crosses_to_another_process_as_plain_tuples() -> None:
     assert back.diagnostics[1] == DiagnosticRow(
         "error", "weapon-row", "cannot read", "a.txt", 7, 2, "x\n ^"
     )
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"line": 3.0},
+        {"line": True},
+        {"line": "3"},
+        {"column": "?"},
+        {"excerpt": b"x"},
+        {"path": Path("a.txt")},
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_where_the_diagnostic_is_made(
+    field: dict[str, object],
+) -> None:
+    # The model coerced or refused these; a row is written as it is, so it refuses them.
+    report = Report("a.txt")
+    with pytest.raises(TypeError):
+        report.add("warning", "missing-entry", "an entry is missing", **field)  # type: ignore[arg-type]
+    assert report.diagnostics == []
+
+
+def test_a_code_the_catalogue_lacks_or_gives_another_severity_is_refused() -> None:
+    with pytest.raises(ValueError):
+        Report("a.txt").warning("no-such-code", "a message")
+    with pytest.raises(ValueError):
+        Report("a.txt").error("missing-entry", "a warning said as an error")
+
+
+def test_every_value_of_a_row_is_written_as_the_model_writes_it(
+    samples: pipeline.Conversion,
+) -> None:
+    # ``==`` holds 3 == 3.0 == True; the JSON text does not.
+    for row in samples.rows():
+        model = Diagnostic(**row._asdict()).model_dump(mode="json")
+        assert orjson.dumps(row._asdict()) == orjson.dumps(model)

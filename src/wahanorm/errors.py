@@ -70,7 +70,7 @@ class WahanormError(Exception):
         it was met: a ``ParseFailure`` of a weapon row is a ``weapon-row``), with the severity
         the catalogue gives that code."""
         said = code or self.code
-        return DiagnosticRow(
+        return diagnostic_row(
             severity_of(said), said, self.message, self.path, self.line, self.column, self.excerpt
         )
 
@@ -120,6 +120,35 @@ def severity_of(code: str) -> Severity:
     if entry is None:
         raise ValueError(f"diagnostic code {code!r} is not in the catalogue (contract/codes.py)")
     return entry.severity
+
+
+def diagnostic_row(
+    severity: Severity,
+    code: str,
+    message: str,
+    path: str,
+    line: int | None = None,
+    column: int | None = None,
+    excerpt: str | None = None,
+) -> DiagnosticRow:
+    """A diagnostic, made here and nowhere else: its code the catalogue's, of the catalogue's
+    severity (``ValueError`` else), each value of its field's type (``TypeError`` else: a row is
+    written to ``index.json`` as it is, and a line of ``3.0`` or ``True`` is no line). Both are
+    bugs, which a run reports as an ``internal-error`` of the input it was reading."""
+    if severity_of(code) != severity:
+        raise ValueError(f"diagnostic {code!r} is a {severity_of(code)}, not a {severity}")
+    if not (
+        isinstance(message, str)
+        and isinstance(path, str)
+        and (line is None or type(line) is int)
+        and (column is None or type(column) is int)
+        and (excerpt is None or isinstance(excerpt, str))
+    ):
+        raise TypeError(
+            f"diagnostic {code!r}: message, path and excerpt must be text, line and column whole "
+            f"numbers: {(message, path, line, column, excerpt)!r}"
+        )
+    return DiagnosticRow(severity, code, message, path, line, column, excerpt)
 
 
 def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
@@ -178,15 +207,11 @@ class Report:
         excerpt: str | None = None,
         path: str | None = None,
     ) -> None:
-        """Record one diagnostic: every one is kept (``index.json`` holds them all; the terminal
-        shortens). The code must be the catalogue's, of the catalogue's severity (a bug else:
-        ``ValueError``)."""
-        if severity_of(code) != severity:
-            raise ValueError(f"diagnostic {code!r} is a {severity_of(code)}, not a {severity}")
+        """Record one diagnostic (``diagnostic_row``): every one is kept (``index.json`` holds
+        them all; the terminal shortens)."""
+        where = self.path if path is None else path
         self.diagnostics.append(
-            DiagnosticRow(
-                severity, code, message, self.path if path is None else path, line, column, excerpt
-            )
+            diagnostic_row(severity, code, message, where, line, column, excerpt)
         )
 
     def failure(self, exc: WahanormError, code: str | None = None) -> None:
@@ -197,17 +222,41 @@ class Report:
             diagnostic = diagnostic._replace(path=self.path)
         self.diagnostics.append(diagnostic)
 
-    def error(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
+    def error(
+        self,
+        code: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        excerpt: str | None = None,
+        path: str | None = None,
+    ) -> None:
         """Record an error: something could not be parsed or read."""
-        self.add("error", code, message, line, **kw)  # type: ignore[arg-type]
+        self.add("error", code, message, line, column, excerpt, path)
 
-    def warning(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
+    def warning(
+        self,
+        code: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        excerpt: str | None = None,
+        path: str | None = None,
+    ) -> None:
         """Record a warning: a hole in the source, a conflict, a guess."""
-        self.add("warning", code, message, line, **kw)  # type: ignore[arg-type]
+        self.add("warning", code, message, line, column, excerpt, path)
 
-    def info(self, code: str, message: str, line: int | None = None, **kw: object) -> None:
+    def info(
+        self,
+        code: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        excerpt: str | None = None,
+        path: str | None = None,
+    ) -> None:
         """Record an info: a repetition dropped, something skipped on purpose."""
-        self.add("info", code, message, line, **kw)  # type: ignore[arg-type]
+        self.add("info", code, message, line, column, excerpt, path)
 
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""

@@ -88,17 +88,15 @@ def render_outputs(
 
 
 def _path_diagnostic(entity: Any, rel: str, problem: str) -> DiagnosticRow:
-    from wahanorm.errors import DiagnosticRow
+    from wahanorm.errors import diagnostic_row
 
     source = entity.sources[0] if entity.sources else None
-    return DiagnosticRow(
+    return diagnostic_row(
         "error",
         "unsafe-path",
         f"{entity.kind} {entity.id}: not written, its file {rel!r} {problem}",
         source.path if source else "",
         source.line_start if source else None,
-        None,
-        None,
     )
 
 
