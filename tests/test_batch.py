@@ -335,6 +335,28 @@ def test_a_run_record_with_a_severity_the_contract_lacks_is_damaged(
     cache._store("runs", record.stem, body)  # a sound entry (its hash holds) of a wrong row
     calls.clear()
     again = pipeline.convert([Path("in")], jobs=1, cache=cache)
-    assert [n for n in cache.notes if "damaged" in n and "severity" in n]
+    assert [n for n in cache.notes if "damaged" in n and "not a fatal" in n]
     assert again.rows() == reference.rows()
     assert again.files == reference.files
+
+
+def test_an_input_entry_whose_diagnostic_line_is_text_is_damaged(
+    batch: Path, tmp_path: Path, calls: list[str]
+) -> None:
+    root = tmp_path / "c"
+    reference = pipeline.convert([Path("in")], jobs=1, cache=Cache(root))
+    (root / "runs").rename(root / "runs-gone")  # so that the run reads its inputs' entries
+    entry = next(
+        e
+        for e in (root / "inputs").rglob("*.json")
+        if orjson.loads(e.read_bytes().split(b"\n", 1)[1])["diagnostics"]
+    )
+    body = orjson.loads(entry.read_bytes().split(b"\n", 1)[1])
+    body["diagnostics"][0]["line"] = str(body["diagnostics"][0]["line"])
+    cache = Cache(root)
+    cache._store("inputs", entry.stem, body)  # a sound entry (its hash holds) of a wrong line
+    calls.clear()
+    again = pipeline.convert([Path("in")], jobs=1, cache=cache)
+    assert [n for n in cache.notes if "damaged" in n and str(entry) in n]
+    assert len(calls) == 1  # that input alone is read again
+    assert again.rows() == reference.rows() and again.files == reference.files

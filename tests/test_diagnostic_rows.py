@@ -34,7 +34,10 @@ def test_every_row_of_a_run_is_the_json_of_a_valid_diagnostic(
     assert len(rows) > 100  # the samples say many things; each is held to the contract
     for row in rows:
         assert type(row) is DiagnosticRow
-        assert Diagnostic(**row._asdict()).model_dump(mode="json") == row._asdict()
+        model = Diagnostic(**row._asdict()).model_dump(mode="json")
+        assert model == row._asdict()
+        # ``==`` holds 3 == 3.0 == True; the JSON text does not.
+        assert orjson.dumps(row._asdict()) == orjson.dumps(model)
 
 
 def test_the_index_written_from_rows_is_the_contracts_index(
@@ -79,19 +82,3 @@ def test_a_value_of_the_wrong_type_is_refused_where_the_diagnostic_is_made(
     with pytest.raises(TypeError):
         report.add("warning", "missing-entry", "an entry is missing", **field)  # type: ignore[arg-type]
     assert report.diagnostics == []
-
-
-def test_a_code_the_catalogue_lacks_or_gives_another_severity_is_refused() -> None:
-    with pytest.raises(ValueError):
-        Report("a.txt").warning("no-such-code", "a message")
-    with pytest.raises(ValueError):
-        Report("a.txt").error("missing-entry", "a warning said as an error")
-
-
-def test_every_value_of_a_row_is_written_as_the_model_writes_it(
-    samples: pipeline.Conversion,
-) -> None:
-    # ``==`` holds 3 == 3.0 == True; the JSON text does not.
-    for row in samples.rows():
-        model = Diagnostic(**row._asdict()).model_dump(mode="json")
-        assert orjson.dumps(row._asdict()) == orjson.dumps(model)

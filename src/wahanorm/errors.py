@@ -20,7 +20,9 @@ from typing import (
     Generic,
     Literal,
     NamedTuple,
+    TypedDict,
     TypeVar,
+    Unpack,
     cast,
     overload,
 )
@@ -157,6 +159,15 @@ def as_row(diagnostic: Diagnostic) -> DiagnosticRow:
     return DiagnosticRow(d.severity, d.code, d.message, d.path, d.line, d.column, d.excerpt)
 
 
+class Where(TypedDict, total=False):
+    """Where a diagnostic was found, past its line: ``Report.error``, ``warning`` and ``info``
+    take these keywords (typed, so that mypy checks every call) and hand them to ``add``."""
+
+    column: int | None
+    excerpt: str | None
+    path: str | None
+
+
 @dataclass
 class Report:
     """Collects the diagnostics of one input (or one run); never raises."""
@@ -223,40 +234,22 @@ class Report:
         self.diagnostics.append(diagnostic)
 
     def error(
-        self,
-        code: str,
-        message: str,
-        line: int | None = None,
-        column: int | None = None,
-        excerpt: str | None = None,
-        path: str | None = None,
+        self, code: str, message: str, line: int | None = None, **where: Unpack[Where]
     ) -> None:
         """Record an error: something could not be parsed or read."""
-        self.add("error", code, message, line, column, excerpt, path)
+        self.add("error", code, message, line, **where)
 
     def warning(
-        self,
-        code: str,
-        message: str,
-        line: int | None = None,
-        column: int | None = None,
-        excerpt: str | None = None,
-        path: str | None = None,
+        self, code: str, message: str, line: int | None = None, **where: Unpack[Where]
     ) -> None:
         """Record a warning: a hole in the source, a conflict, a guess."""
-        self.add("warning", code, message, line, column, excerpt, path)
+        self.add("warning", code, message, line, **where)
 
     def info(
-        self,
-        code: str,
-        message: str,
-        line: int | None = None,
-        column: int | None = None,
-        excerpt: str | None = None,
-        path: str | None = None,
+        self, code: str, message: str, line: int | None = None, **where: Unpack[Where]
     ) -> None:
         """Record an info: a repetition dropped, something skipped on purpose."""
-        self.add("info", code, message, line, column, excerpt, path)
+        self.add("info", code, message, line, **where)
 
     def extend(self, other: Report) -> None:
         """Take over the diagnostics of another report."""

@@ -23,19 +23,19 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import orjson
 
 from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
 from wahanorm.contract.hashing import hash_of, said_of
-from wahanorm.errors import DiagnosticRow, Severity
+from wahanorm.errors import DiagnosticRow, diagnostic_row
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
-    from wahanorm.contract.models import Diagnostic, SourceRef
+    from wahanorm.contract.models import SourceRef
     from wahanorm.pipeline.after_read import Extraction
     from wahanorm.readers.base import Entity, Source
 
@@ -130,24 +130,16 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """The cache's size cap (``--cache-max``): past it, the least recently used entries go."""
 
 
-_SEVERITIES = get_args(Severity)
-
-
 def _is_str_or_none(value: object) -> bool:
     return value is None or isinstance(value, str)
 
 
 def _row(value: object) -> DiagnosticRow:
+    """A run record's row, made as every diagnostic is (``diagnostic_row``: a code the
+    catalogue lacks, another severity or a value of the wrong type is a damaged entry)."""
     if not (isinstance(value, list) and len(value) == 7):
         raise BadEntry("a diagnostic is not 7 values")
-    severity, code, message, path, line, column, excerpt = value
-    if not all(isinstance(v, str) for v in (severity, code, message, path)):
-        raise BadEntry("a diagnostic field is not text")
-    if severity not in _SEVERITIES:
-        raise BadEntry("a diagnostic's severity is none of error, warning and info")
-    if not all(v is None or type(v) is int for v in (line, column)) or not _is_str_or_none(excerpt):
-        raise BadEntry("a diagnostic position is not a number")
-    return DiagnosticRow(severity, code, message, path, line, column, excerpt)
+    return diagnostic_row(*value)
 
 
 class Cache:
@@ -303,17 +295,16 @@ T = TypeVar("T")
 
 
 @functools.cache
-def _validators() -> tuple[
-    TypeAdapter[Entity], TypeAdapter[list[SourceRef]], TypeAdapter[list[Diagnostic]]
-]:
-    """The validators of an extraction's entities, their sources and its diagnostics, built
-    once per process (building one costs about as much as validating a page's entities)."""
+def _validators() -> tuple[TypeAdapter[Entity], TypeAdapter[list[SourceRef]]]:
+    """The validators of an extraction's entities and their sources (its diagnostics are made
+    by ``diagnostic_row``), built once per process (building one costs about as much as
+    validating a page's entities)."""
     from pydantic import TypeAdapter
 
-    from wahanorm.contract.models import AnyEntity, Diagnostic, SourceRef
+    from wahanorm.contract.models import AnyEntity, SourceRef
 
     entity: TypeAdapter[Entity] = TypeAdapter(AnyEntity)
-    return entity, TypeAdapter(list[SourceRef]), TypeAdapter(list[Diagnostic])
+    return entity, TypeAdapter(list[SourceRef])
 
 
 def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
@@ -323,7 +314,7 @@ def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
     prints) is that entity with its own sources, which are validated. Any other is validated
     whole, its hash worked out from what it says, and kept in ``seen`` once the whole entry is
     sound."""
-    from wahanorm.errors import Report, as_row
+    from wahanorm.errors import Report
     from wahanorm.pipeline.after_read import Extraction
 
     if not isinstance(value, dict) or not isinstance(value.get("path"), str):
@@ -336,7 +327,7 @@ def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
         and all(isinstance(h, str) and _HASH.fullmatch(h) for h in hashes)
     ):
         raise BadEntry("hashes are not one content hash per entity")
-    entity_of, sources_of, diagnostics_of = _validators()
+    entity_of, sources_of = _validators()
     known: Seen = {} if seen is None else seen
     learnt: Seen = {}
     entities: list[Entity] = []
@@ -360,15 +351,15 @@ def _extraction_of(value: Any, seen: Seen | None) -> Extraction:
                 raise BadEntry("an entity's content hash is not that of what it says")
             entities.append(entity)
             learnt.setdefault(digest, (says, entity))
-        diagnostics = diagnostics_of.validate_python(value["diagnostics"])
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        diagnostics = [diagnostic_row(**d) for d in value["diagnostics"]]
+    except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
         raise BadEntry(f"not the shape of an extraction: {str(exc).splitlines()[0]}") from None
     if not _is_str_or_none(value.get("data_version")):
         raise BadEntry("data_version is not text")
     if seen is not None:
         for digest, read in learnt.items():
             seen.setdefault(digest, read)
-    report = Report(value["path"], list(map(as_row, diagnostics)))
+    report = Report(value["path"], diagnostics)
     return Extraction(value["path"], entities, report, value.get("data_version"), hashes)
 
 
