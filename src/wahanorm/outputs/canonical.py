@@ -44,10 +44,10 @@ def render_outputs(
     → the data its text is written from``): the values its text parses back to, its keys in the
     model's order where the text sorts them (a crosscheck of raw inputs reads them without
     parsing the texts again)."""
-    from wahanorm.contract.models import Index, IndexEntry
+    from wahanorm.contract.models import Index
 
     files: dict[str, str] = {}
-    entries: list[IndexEntry] = []
+    entries: list[dict[str, Any]] = []
     for entity in entities:
         data = entity.model_dump(mode="json")  # once: the file's text and the hash come from it
         try:
@@ -61,30 +61,40 @@ def render_outputs(
         files[rel] = canonical_json(data)
         if entity_data is not None:
             entity_data[rel] = data
-        entries.append(
-            IndexEntry(
-                id=entity.id,
-                kind=entity.kind,
-                name=entity.name,
-                edition=entity.edition,
-                hash=hash_of(said_of(data)),
-                path=rel,
-                sources=entity.sources,
-                variants=len(entity.variants),
-            )
-        )
-    entries.sort(key=lambda e: (e.edition, e.kind, e.id))
+        entries.append(index_entry(data, rel))
+    entries.sort(key=_entry_order)
     index = Index(
         generator=f"wahanorm {__version__}",
         data_version=data_version,
-        entities=entries,
+        entities=[],
         diagnostics=[],
     ).model_dump(mode="json")
-    # A diagnostic row holds the JSON values of the contract's ``Diagnostic``, its fields in
-    # its order (``tests/test_diagnostic_rows.py``): written as they are, not made models.
+    # An entry and a diagnostic row hold the JSON values of the contract's ``IndexEntry`` and
+    # ``Diagnostic`` (``tests/test_diagnostic_rows.py``, ``tests/test_index_entries.py``):
+    # written as they are, not made models and dumped again.
+    index["entities"] = entries
     index["diagnostics"] = [d._asdict() for d in sorted(diagnostics, key=_diagnostic_order)]
     files[INDEX_NAME] = canonical_json(index)
     return files
+
+
+def index_entry(data: Mapping[str, Any], rel: str) -> dict[str, Any]:
+    """The line of ``index.json`` of an entity written to ``rel``, from its JSON ``data``: the
+    JSON of the contract's ``IndexEntry`` (every field, as its ``model_dump`` gives it)."""
+    return {
+        "id": data["id"],
+        "kind": data["kind"],
+        "name": data["name"],
+        "edition": data["edition"],
+        "hash": hash_of(said_of(data)),
+        "sources": data["sources"],
+        "variants": len(data["variants"]),
+        "path": rel,
+    }
+
+
+def _entry_order(entry: Mapping[str, Any]) -> tuple[int, str, str]:
+    return (entry["edition"], entry["kind"], entry["id"])
 
 
 def _path_diagnostic(entity: Any, rel: str, problem: str) -> DiagnosticRow:
