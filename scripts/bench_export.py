@@ -10,13 +10,16 @@ files, write the Datasheets and Stratagems rows as JSON files). It prints the us
 whole process (``os.wait4``: the figure that stays put on a shared machine, where wall and
 system time swing with other load), their wall time, the child's peak resident memory, and the
 ratio of the user CPU to the floor's (issue 20: at most 3x). Each figure is the best of
-``--runs`` runs, the two commands taking turns so that both meet the same load.
+``--runs`` runs, the two commands taking turns so that both meet the same load. Beside the
+ratio of the bests it prints the ratio of each turn (a conversion and the floor run right after
+it): their median and range, which move less with a load that comes and goes between turns.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -56,6 +59,11 @@ def bench(folder: Path, runs: int) -> None:
     print(line("floor (floor_export.py)", floor))
     print(
         f"  ratio of user CPU to the floor's     {convert.user / floor.user:.2f}x (target at most 3x)"
+    )
+    turns = sorted(c.user / f.user for c, f in zip(usages["convert"], usages["floor"], strict=True))
+    print(
+        f"  ratio in each turn                   median {statistics.median(turns):.2f}x, "
+        f"{turns[0]:.2f}-{turns[-1]:.2f}x"
     )
 
 
