@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from wahanorm.contract.models import Datasheet
 from wahanorm.pipeline import read_text
 
@@ -118,3 +120,27 @@ def test_conditional_weapon_abilities_are_split_off_the_name() -> None:
             [lethal, {"id": "rapid-fire", "name": "RAPID FIRE 1", "value": "1"}],
         ),
     ]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "weapon", "skill"),
+    [
+        ("starred_weapon_pipe.txt", "Slugga pistol", "5+*"),
+        ("starred_weapon_cells.txt", "Lasgun", "4+*"),
+        ("starred_weapon_textcontent.txt", "Bolt rifle", "3+*"),
+    ],
+)
+def test_a_starred_weapon_characteristic_reads_in_every_dump_layout(
+    fixture: str, weapon: str, skill: str
+) -> None:
+    """``BS 5+*``, as a user types it editing a dump: the weapon is kept, its skill is 5 with the
+    star in the text, and an info says the dump gives no condition (as the export reader says)."""
+    reading = read_text((FIXTURES / fixture).read_text(encoding="utf-8"), "x.txt", html=False)
+    [sheet] = [e for e in reading.entities if isinstance(e, Datasheet)]
+    [found] = [w for w in sheet.weapons if w.name == weapon]
+    assert (found.skill.text, found.skill.value) == (skill, int(skill[0]))
+    rows = reading.report.diagnostics
+    codes = [d.code for d in rows]
+    assert "weapon-row" not in codes and "textcontent-uncut" not in codes
+    [starred] = [d for d in rows if d.code == "starred-stat"]
+    assert repr(skill) in starred.message and starred.severity == "info"

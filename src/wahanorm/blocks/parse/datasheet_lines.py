@@ -25,6 +25,17 @@ class WeaponRow:
     armour_penetration: Stat
     damage: Stat
 
+    def stats(self) -> tuple[Stat, ...]:
+        """The six characteristics in the order the row prints them."""
+        return (
+            self.range,
+            self.attacks,
+            self.skill,
+            self.strength,
+            self.armour_penetration,
+            self.damage,
+        )
+
 
 class _Build(Transformer[Token, object]):
     """One method per rule; characteristics keep their printed text beside the typed value."""

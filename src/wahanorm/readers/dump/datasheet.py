@@ -41,7 +41,9 @@ _SECTION = re.compile(
     r"UNIT COMPOSITION|LEADER|ORDERS|TRANSPORT|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"
 )
 _BASE = re.compile(r"^\(⌀\s*(?P<size>[^)]+)\)$")
-_CELL = re.compile(r'^(?:Melee|N/A|-|[-+]?\d+(?:\+"|[+"])?|\d*D\d+(?:[+-]\d+)?)$', re.IGNORECASE)
+_CELL = re.compile(
+    r'^(?:Melee|N/A|-|(?:[-+]?\d+(?:\+"|[+"])?|\d*D\d+(?:[+-]\d+)?)\*?)$', re.IGNORECASE
+)
 _COST_ROW = re.compile(r"^\|\s*(?P<what>[^|]*?)\s*\|\s*(?P<points>\+?\s*\d+)\s*\|?\s*$")
 _CELL_COST = re.compile(r"^\+?\s*\d+$")
 _NAMED = re.compile(r"^(?P<name>[A-Z0-9][^:]{0,60}?): (?P<text>\S.*)$")
@@ -225,6 +227,15 @@ class _Reader:
             self.report.failure(exc, "weapon-abilities")
             return
         report_unknown(found.unknown, full_name, self.report, line.number)
+        columns = ("RANGE", "A", "WS" if kind == "melee" else "BS", "S", "AP", "D")
+        for column, stat in zip(columns, row.stats(), strict=True):
+            if stat.text.endswith("*"):
+                self.report.info(
+                    "starred-stat",
+                    f"{full_name!r}: {column} {stat.text!r} is starred and the dump gives no "
+                    "condition for it; kept as printed",
+                    line.number,
+                )
         name, profile, _ = split_profile(full_name)
         self.draft.weapons.append(
             Weapon(

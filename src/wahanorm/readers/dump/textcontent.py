@@ -102,14 +102,15 @@ def _pieces(text: str) -> Iterator[tuple[str | None, str]]:
 # ---- cells ------------------------------------------------------------------------------------
 
 _DICE = r"\d*D\d+(?:\+\d+)?"
+# A cell may end in a star ("5+*"): a value that holds under a condition printed apart.
 _WEAPON = re.compile(
     r"(?P<name>\S.*?)(?P=name)"
-    r'(?P<range>Melee|N/A|\d+")'
-    rf"(?P<a>{_DICE}|\d+)"
-    r"(?P<skill>\d\+|N/A)"
-    rf"(?P<s>{_DICE}|\d+)"
-    r"(?P<ap>0|-\d)"
-    rf"(?P<d>{_DICE}|\d+)"
+    r'(?P<range>(?:Melee|N/A|\d+")\*?)'
+    rf"(?P<a>(?:{_DICE}|\d+)\*?)"
+    r"(?P<skill>(?:\d\+|N/A)\*?)"
+    rf"(?P<s>(?:{_DICE}|\d+)\*?)"
+    r"(?P<ap>(?:0|-\d)\*?)"
+    rf"(?P<d>(?:{_DICE}|\d+)\*?)"
 )
 _TABLE_HEAD = re.compile(r"^RANGEA(?P<skill>BS|WS)SAPD")
 _GLUE_UPPER = re.compile(r"(?<=[a-z0-9)!?’'\"*])(?=[A-Z])")
