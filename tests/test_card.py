@@ -293,3 +293,119 @@ def test_a_name_kept_out_by_kind_or_edition_says_which_option_did(
     # a name nothing holds is said as before, with near names
     code, _, err = show(capsys, "strakken", "--kind", "stratagem")
     assert code == 2 and "nothing is named 'strakken'" in err
+
+
+def _sheet(entity_id: str, name: str, **fields: object) -> wahanorm.Datasheet:
+    faction = entity_id.partition("/")[0].replace("-", " ").title()
+    return wahanorm.Datasheet(id=entity_id, name=name, edition=10, faction=faction, **fields)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def players_out(tmp_path: Path) -> str:
+    """Datasheets named as in the February 2026 export, the ones a player's search trips on."""
+    sheets = [
+        _sheet("space-marines/intercessor-squad", "Intercessor Squad"),
+        _sheet("space-marines/heavy-intercessor-squad", "Heavy Intercessor Squad"),
+        _sheet(
+            "space-marines/assault-intercessors-with-jump-packs",
+            "Assault Intercessors With Jump Packs",
+        ),
+        _sheet("tyranids/termagants", "Termagants", keywords=["ENDLESS MULTITUDE", "INFANTRY"]),
+        _sheet("tyranids/hormagaunts", "Hormagaunts", keywords=["ENDLESS MULTITUDE", "INFANTRY"]),
+        _sheet("tyranids/the-swarmlord", "The Swarmlord", keywords=["HIVE TYRANT", "MONSTER"]),
+        _sheet(
+            "space-marines/sternguard-veteran-squad",
+            "Sternguard Veteran Squad",
+            faction_keywords=["ADEPTUS ASTARTES"],
+        ),
+        _sheet(
+            "space-marines/sternguard-veteran-squad-black-templars",
+            "Sternguard Veteran Squad",
+            faction_keywords=["ADEPTUS ASTARTES", "BLACK TEMPLARS"],
+        ),
+    ]
+    wahanorm.write(tmp_path / "out", wahanorm.Result(sheets, []))
+    return str(tmp_path / "out")
+
+
+@pytest.mark.parametrize(
+    ("query", "shown", "also"),
+    [
+        # A plural finds the singular name; the fewest other words win over a longer name.
+        ("intercessors", "INTERCESSOR SQUAD", ["heavy-intercessor-squad", "assault-intercessors"]),
+        # Words in another order.
+        ("squad intercessor", "INTERCESSOR SQUAD", ["heavy-intercessor-squad"]),
+        ("jump pack intercessors", "ASSAULT INTERCESSORS WITH JUMP PACKS", []),
+        # A near spelling: the closest name, the other close one named.
+        ("termagaunts", "TERMAGANTS", ["tyranids/hormagaunts"]),
+        # A keyword of the data as a nickname, when no name holds the words.
+        ("hive tyrant", "THE SWARMLORD", []),
+    ],
+)
+def test_show_finds_what_a_player_types(
+    players_out: str, capsys: pytest.CaptureFixture[str], query: str, shown: str, also: list[str]
+) -> None:
+    code = cli.main(["show", query, "--out", players_out])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.splitlines()[0] == shown
+    for other in also:
+        assert other in err
+    if also:
+        assert err.startswith(f"wahanorm show: {query!r} also matches (give an id to show one):")
+    else:
+        assert err == ""
+
+
+def test_ids_that_display_alike_say_what_tells_them_apart(
+    players_out: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["show", "sternguard", "--out", players_out])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err.splitlines()[1:] == [
+        "  space-marines/sternguard-veteran-squad  (datasheet, 10th edition: "
+        "Sternguard Veteran Squad)",
+        "  space-marines/sternguard-veteran-squad-black-templars  (datasheet, 10th edition: "
+        "Sternguard Veteran Squad; BLACK TEMPLARS)",
+    ]
+
+
+def test_a_card_says_aura_once_nests_sub_choices_and_never_cuts_an_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As the February 2026 export gives the Hive Tyrant (Datasheets.csv line 1555), with a
+    # LED BY list long enough to wrap.
+    sheet = _sheet(
+        "tyranids/hive-tyrant",
+        "Hive Tyrant",
+        abilities=wahanorm.Abilities(
+            datasheet=[
+                wahanorm.Ability(name="Onslaught (Aura, Psychic)", aura=True, text="While …"),
+                wahanorm.Ability(name="Will of the Hive Mind", aura=True, text="Once per …"),
+            ]
+        ),
+        wargear_options=[
+            "This model's monstrous bonesword and lash whip can be replaced with one of the "
+            "following:\n- 1 heavy venom cannon\n- 1 stranglethorn cannon"
+        ],
+        led_by=[f"tyranids/tyrant-guard-of-the-hive-number-{n}" for n in range(8)],
+        keywords=["MONSTER"],
+        enhancements=["leviathan/adaptive-biology"],
+        points=[wahanorm.Points(text="1 model", models=1, points=195)],
+    )
+    wahanorm.write(tmp_path / "out", wahanorm.Result([sheet], []))
+    assert cli.main(["show", "hive tyrant", "--out", str(tmp_path / "out")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "Onslaught (Aura, Psychic)" in lines and "Will of the Hive Mind (Aura)" in lines
+    options = lines.index("WARGEAR OPTIONS")
+    assert lines[options + 2 : options + 4] == [
+        "    - 1 heavy venom cannon",
+        "    - 1 stranglethorn cannon",
+    ]
+    led_by = lines[lines.index("LED BY") + 1 : lines.index("KEYWORDS") - 1]
+    assert len(led_by) > 1
+    ids = [i.strip() for line in led_by for i in line.split(",") if i.strip()]
+    assert ids == sheet.led_by
+    assert "  Lists 1 enhancement (in its file and the database)" in lines
+    points = lines.index("POINTS")
+    assert lines[points + 1].split() == ["PTS"]

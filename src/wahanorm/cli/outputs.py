@@ -97,14 +97,11 @@ def run_show(args: Any) -> int:
     try:
         with Output.reading(args.out) as output:
             found = look_up(output, args.query, args.kind, args.edition)
-            for line in found.problem:
-                print(
-                    f"wahanorm show: {line}" if not line.startswith(" ") else line, file=sys.stderr
-                )
+            for line in (*found.problem, *found.notes):
+                # An indented line continues the one above it (a choice, another match).
+                print(line if line.startswith(" ") else f"wahanorm show: {line}", file=sys.stderr)
             if found.shown is None:
                 return 2
-            for note in found.notes:
-                print(f"wahanorm show: {note}", file=sys.stderr)
             terminal = sys.stdout.isatty()
             bold = terminal and not os.environ.get("NO_COLOR")
             width = shutil.get_terminal_size((100, 24)).columns if terminal else 100

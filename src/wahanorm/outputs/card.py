@@ -36,6 +36,10 @@ from wahanorm.contract.vocabulary import (
 from wahanorm.outputs.output import JSON, Output
 
 MAX_CHOICES = 30
+MAX_ALSO = 5
+"""How many other matches the note under a card names."""
+CLOSE_TIE = 0.05
+"""Two spellings whose likeness to the query is within this of each other are equally close."""
 
 
 @dataclass
@@ -54,7 +58,8 @@ def look_up(output: Output, query: str, kind: str | None, edition: int | None) -
     if not query.strip():
         return Lookup(None, problem=["give a name or an id to show (e.g. 'command re-roll')"])
     entries = [e for e in output.entries if _wanted(e, kind, edition)]
-    found = find(entries, query)
+    match = find(entries, query, lambda: _keyword_names(output, entries))
+    found = match.best
     chosen, others = pick(found)
     notes: list[str] = []
     if chosen is None and found:
@@ -67,18 +72,48 @@ def look_up(output: Output, query: str, kind: str | None, edition: int | None) -
                 f"also named so: {_clean(i)} ({k}); 'wahanorm show {_clean(i)}' shows it"
                 for i, k in rest
             ]
-    if chosen is None and not found and (kind or edition):
-        beyond = find(output.entries, query)
+    if chosen is None and not match.entries and (kind or edition):
+        beyond = find(output.entries, query).entries
         if beyond:
             return Lookup(None, problem=_filtered_out(query, kind, edition, beyond))
     if chosen is None:
-        return Lookup(None, problem=_choices(query, found, entries))
+        return Lookup(None, problem=_choices(output, query, found, entries))
     notes += [
         f"{_clean(str(other['id']))} is also in the {_ordinal(_edition(other))} edition "
         f"(--edition {_edition(other)} shows it)"
         for other in others
     ]
+    named = {(e["kind"], e["id"]) for e in found}  # the one shown, or said above
+    notes += _also_matched(query, [e for e in match.entries if (e["kind"], e["id"]) not in named])
     return Lookup(chosen, notes)
+
+
+def _also_matched(query: str, entries: list[JSON]) -> list[str]:
+    """The note naming what else ``query`` matched, less well than the entity shown."""
+    rest = sorted({(str(e["id"]), str(e["kind"]), str(e["name"])) for e in entries})
+    if not rest:
+        return []
+    lines = [f"{_clean(query)!r} also matches (give an id to show one):"]
+    lines += [f"  {_clean(i)}  ({k}: {_clean(n)})" for i, k, n in rest[:MAX_ALSO]]
+    if len(rest) > MAX_ALSO:
+        lines.append(f"  … and {len(rest) - MAX_ALSO} more")
+    return lines
+
+
+def _keyword_names(output: Output, entries: list[JSON]) -> dict[str, list[JSON]]:
+    """Each datasheet keyword of ``entries`` (slugged), with the entries that carry it: the
+    names players give units that the data itself holds (read only when no name matched)."""
+    names: dict[str, list[JSON]] = {}
+    for entry in entries:
+        if entry.get("kind") != "datasheet":
+            continue
+        try:
+            keywords = output.entity(entry).get("keywords") or []
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # an entity file off the contract is said when it is shown, not here
+        for keyword in keywords:
+            names.setdefault(_slug(str(keyword)), []).append(entry)
+    return names
 
 
 def _is_core(entry: JSON) -> bool:
@@ -136,27 +171,93 @@ def _slug(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", folded))
 
 
-def find(entries: Sequence[JSON], query: str) -> list[JSON]:
+def _singular(word: str) -> str:
+    """A word of a slug without its plural ending, so that ``intercessors`` and ``intercessor``,
+    ``bodies`` and ``body`` are one word (both sides of a comparison go through it)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return [_singular(w) for w in _slug(text).split()]
+
+
+@dataclass
+class Match:
+    """What a query matched: every entry of the first way of naming that found anything
+    (``entries``), and those of them that it names best (``best``: all of them, but for the
+    loose ways, where fewer extra words or a closer spelling win)."""
+
+    entries: list[JSON]
+    best: list[JSON]
+
+
+def _ranked(scored: list[tuple[float, JSON]]) -> Match:
+    """The entries with their scores (lower is better), the best of them apart."""
+    top = min(score for score, _ in scored)
+    return Match([e for _, e in scored], [e for score, e in scored if score == top])
+
+
+def find(
+    entries: Sequence[JSON],
+    query: str,
+    keyword_names: Callable[[], dict[str, list[JSON]]] | None = None,
+) -> Match:
     """The entries ``query`` names, from the most exact way of naming to the loosest: the id;
-    the whole name (or the name part of the id); every word of the query inside the name; then
-    names alike in spelling. The first way that finds anything decides."""
+    the whole name (or the name part of the id), plurals aside; every word of the query a word
+    of the name, in any order (fewest other words first); every word of the query inside the
+    name; a keyword of a datasheet (``keyword_names``); then names alike in spelling (the
+    closest first). The first way that finds anything decides."""
     wanted = query.strip().casefold()
     slug = _slug(query)
     if not slug:
-        return []
-    words = slug.split()
-    tiers: list[Callable[[JSON], bool]] = [
+        return Match([], [])
+    words = _words(query)
+    exact: tuple[Callable[[JSON], bool], ...] = (
         lambda e: str(e["id"]).casefold() == wanted,
-        lambda e: slug in (_slug(str(e["name"])), _slug(str(e["id"]).rpartition("/")[2])),
-        lambda e: all(w in _slug(str(e["name"])) for w in words),
-    ]
-    for matches in tiers:
+        lambda e: words in (_words(str(e["name"])), _words(str(e["id"]).rpartition("/")[2])),
+    )
+    for matches in exact:
         found = [e for e in entries if matches(e)]
         if found:
-            return found
+            return Match(found, found)
+    by_words = [
+        (float(len(name) - len(words)), e)
+        for e in entries
+        if all(w in (name := _words(str(e["name"]))) for w in words)
+    ]
+    if by_words:
+        return _ranked(by_words)
+    inside = [e for e in entries if all(w in _slug(str(e["name"])) for w in slug.split())]
+    if inside:
+        return Match(inside, inside)
+    if keyword_names is not None:
+        carriers = keyword_names().get(slug) or keyword_names().get(" ".join(words))
+        if carriers:
+            return Match(carriers, carriers)
+    return _closest(entries, slug)
+
+
+def _closest(entries: Sequence[JSON], slug: str) -> Match:
+    """Names alike in spelling (``termagaunts`` → Termagants, then Hormagaunts); the closest
+    is best when no other is about as close."""
     names = sorted({_slug(str(e["name"])) for e in entries})
-    close = set(difflib.get_close_matches(slug, names, n=5, cutoff=0.75))
-    return [e for e in entries if _slug(str(e["name"])) in close]
+    ratios = {
+        name: difflib.SequenceMatcher(None, slug, name).ratio()
+        for name in difflib.get_close_matches(slug, names, n=5, cutoff=0.75)
+    }
+    if not ratios:
+        return Match([], [])
+    top = max(ratios.values())
+    scored = [
+        (0.0 if ratios[name] > top - CLOSE_TIE else 1.0 - ratios[name], e)
+        for e in entries
+        if (name := _slug(str(e["name"]))) in ratios
+    ]
+    return _ranked(scored)
 
 
 def _filtered_out(
@@ -179,13 +280,14 @@ def _filtered_out(
     return lines
 
 
-def _choices(query: str, found: list[JSON], entries: list[JSON]) -> list[str]:
+def _choices(output: Output, query: str, found: list[JSON], entries: list[JSON]) -> list[str]:
     """Why nothing is shown: nothing named so (with near names), or the entities to choose
-    from, one line per entity (kind and id) naming its editions, the current one first."""
+    from, one line per entity (kind and id) naming its editions, the current one first, and
+    for entities whose names print alike, what tells them apart."""
     if not found:
         lines = [f"nothing is named {_clean(query)!r}"]
         hints = difflib.get_close_matches(
-            _slug(query), sorted({_slug(str(e["name"])) for e in entries}), n=5, cutoff=0.5
+            _slug(query), sorted({_slug(str(e["name"])) for e in entries}), n=5, cutoff=0.6
         )
         if hints:
             lines.append(f"  did you mean: {', '.join(hints)}?")
@@ -193,19 +295,57 @@ def _choices(query: str, found: list[JSON], entries: list[JSON]) -> list[str]:
     groups: dict[tuple[str, str], list[JSON]] = {}
     for entry in found:
         groups.setdefault((str(entry["id"]), str(entry["kind"])), []).append(entry)
+    shown_groups = sorted(groups.items())[:MAX_CHOICES]
+    firsts = {key: pick(group)[0] or group[0] for key, group in shown_groups}
+    apart = _what_tells_apart(output, list(firsts.values()))
     lines = [f"{len(groups)} entities match {_clean(query)!r}; give an id:"]
-    for (entity_id, kind), group in sorted(groups.items())[:MAX_CHOICES]:
-        shown, _ = pick(group)
-        first = shown or group[0]
+    for (entity_id, kind), group in shown_groups:
+        first = firsts[(entity_id, kind)]
         editions = sorted({_edition(e) for e in group}, key=lambda ed: (ed != _edition(first), -ed))
         said = " and ".join(_ordinal(ed) for ed in editions)
         plural = "s" if len(editions) > 1 else ""
+        tags = apart.get(id(first))
+        told = f"; {_clean(', '.join(tags))}" if tags else ""
         lines.append(
-            f"  {_clean(entity_id)}  ({kind}, {said} edition{plural}: {_clean(str(first['name']))})"
+            f"  {_clean(entity_id)}  ({kind}, {said} edition{plural}: "
+            f"{_clean(str(first['name']))}{told})"
         )
     if len(groups) > MAX_CHOICES:
         lines.append(f"  … and {len(groups) - MAX_CHOICES} more")
     return lines
+
+
+def _what_tells_apart(output: Output, shown: list[JSON]) -> dict[int, list[str]]:
+    """For each entry whose name prints as another's does, what its entity has that the others
+    of that name lack: a faction, a faction keyword, a source book, the file it was read from
+    (keyed by the entry's identity)."""
+    by_name: dict[str, list[JSON]] = {}
+    for entry in shown:
+        by_name.setdefault(_slug(str(entry["name"])), []).append(entry)
+    apart: dict[int, list[str]] = {}
+    for alike in by_name.values():
+        if len(alike) < 2:
+            continue
+        facts = {id(entry): _facts(output, entry) for entry in alike}
+        common = set.intersection(*(set(f) for f in facts.values()))
+        for entry in alike:
+            apart[id(entry)] = [f for f in facts[id(entry)] if f not in common]
+    return apart
+
+
+def _facts(output: Output, entry: JSON) -> list[str]:
+    """What a player can tell an entity by: its faction, faction keywords, source book, and the
+    files it was read from."""
+    try:
+        entity = output.entity(entry)
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    facts = [str(entity[key]) for key in ("faction", "source") if isinstance(entity.get(key), str)]
+    facts += [str(k) for k in entity.get("faction_keywords") or []]
+    facts += sorted(
+        {str(s.get("path", "")).rpartition("/")[2] for s in entity.get("sources") or []}
+    )
+    return facts
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -243,10 +383,17 @@ class Style:
             body = para.lstrip(" ")
             inner = indent + " " * (len(para) - len(body))
             follow = inner + "  " if body.startswith("- ") else inner
-            lines.extend(
-                textwrap.wrap(body, self.width, initial_indent=inner, subsequent_indent=follow)
-                or [indent]
+            # Never inside a word or at its hyphens: an id (``drukhari/incubi``) or a keyword
+            # stays whole on one line.
+            wrapped = textwrap.wrap(
+                body,
+                self.width,
+                initial_indent=inner,
+                subsequent_indent=follow,
+                break_long_words=False,
+                break_on_hyphens=False,
             )
+            lines.extend(wrapped or [indent])
         return lines
 
 
@@ -318,7 +465,8 @@ def _datasheet(d: JSON, style: Style) -> list[str]:
         if d.get(field):
             lines += ["", style.heading(label)]
             for item in d[field]:
-                lines += style.wrap(f"- {item}")
+                # An option's own choices ("- 1 heavy venom cannon") nest under it.
+                lines += style.wrap("- " + str(item).replace("\n", "\n  "))
     if d.get("loadout"):
         lines += style.wrap(d["loadout"])
     for field, label in (("leader", "LEADER (can lead)"), ("led_by", "LED BY")):
@@ -334,7 +482,7 @@ def _datasheet(d: JSON, style: Style) -> list[str]:
             heading = style.heading(_clean(f"KEYWORDS ({profile['name']} only)"))
             lines += ["", heading, *style.wrap(", ".join(profile["keywords"]))]
     listed = [
-        f"{len(d[field])} {field.replace('_', ' ')}"
+        f"{len(d[field])} {field.replace('_', ' ').removesuffix('s' if len(d[field]) == 1 else '')}"
         for field in ("stratagems", "detachment_rules", "enhancements")
         if d.get(field)
     ]
@@ -342,7 +490,7 @@ def _datasheet(d: JSON, style: Style) -> list[str]:
         lines += ["", *style.wrap(f"Lists {', '.join(listed)} (in its file and the database)")]
     if d.get("points"):
         lines += ["", style.heading("POINTS")]
-        lines += _table(["", "POINTS"], [[_points_label(p), str(p["points"])] for p in d["points"]])
+        lines += _table(["", "PTS"], [[_points_label(p), str(p["points"])] for p in d["points"]])
     return lines
 
 
@@ -403,6 +551,9 @@ def _weapons_table(label: str, weapons: list[JSON], style: Style) -> list[str]:
     return _table(headers, rows) + _notes(weapons, WEAPON_COLUMNS, weapon_title)
 
 
+_NAMES_AURA = re.compile(r"\([^)]*\bAura\b[^)]*\)", re.IGNORECASE)
+
+
 def _abilities(abilities: JSON, style: Style) -> list[str]:
     lines: list[str] = []
     for group in ("core", "faction"):
@@ -411,7 +562,10 @@ def _abilities(abilities: JSON, style: Style) -> list[str]:
             lines += [f"{style.heading(group.upper())}: {_clean(', '.join(named))}"]
     for group in ("datasheet", "wargear"):
         for ability in abilities.get(group, []):
-            heading = ability["name"] + (" (Aura)" if ability.get("aura") else "")
+            name = str(ability["name"])
+            # "Onslaught (Aura, Psychic)" says it already; "Daemon Lord of Khorne" does not.
+            said = _NAMES_AURA.search(name) is not None
+            heading = name + (" (Aura)" if ability.get("aura") and not said else "")
             lines += [style.heading(_clean(heading))]
             if ability.get("text"):
                 lines += style.wrap(ability["text"])
