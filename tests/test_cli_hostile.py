@@ -366,8 +366,29 @@ def _closed_reader(cwd: Path, *argv: str) -> tuple[int, str]:
     return done.returncode, done.stderr
 
 
-def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
-    code, err = _closed_reader(tmp_path, "explain", "--list")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("explain", "--list"),
+        ("explain", "hole"),
+        ("schema", "entity"),
+        ("show", "straken", "--out", "out"),
+        ("diff", "out", "out"),
+        ("diff", "out", "out", "--format", "markdown"),
+        ("diff", "out", "out", "--format", "json"),
+        ("crosscheck", "out", "out"),
+        ("crosscheck", "out", "out", "--format", "markdown"),
+        ("db", "out", "rules.db"),
+        ("--help",),
+        ("--version",),
+        ("diff", "--help"),
+    ],
+    ids=" ".join,
+)
+def test_a_reader_that_closes_the_pipe_ends_every_command_quietly_with_141(
+    work: Path, argv: tuple[str, ...]
+) -> None:
+    code, err = _closed_reader(work, *argv)
     assert (code, err) == (141, "")
 
 

@@ -16,7 +16,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from wahanorm import __version__
 from wahanorm.cli import convert, crosscheck, diff, explain, outputs
@@ -29,9 +29,18 @@ other Unix tools)."""
 NAMES = ("convert", "diff", "crosscheck", "db", "show", "schema", "explain")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but a reader gone away while it prints ``--help`` is said as for any
+    command (argparse itself swallows the error and ends with 0)."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
+    """The argument parser of every subcommand (their parsers are of the same class)."""
+    parser = _Parser(
         prog="wahanorm",
         description="Warhammer 40,000 rules data → canonical JSON, what changed, and where "
         "sources disagree.",
@@ -55,17 +64,9 @@ def command() -> NoReturn:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns its exit code."""
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed the usage line
-        return int(exc.code or 0) and 2
-    if not hasattr(args, "run"):
-        parser.print_usage(sys.stderr)
-        print(f"wahanorm: error: name a command: {', '.join(NAMES)}", file=sys.stderr)
-        return 2
-    try:
-        code: int = args.run(args)
+        code = _parse_and_run(argv)
+        sys.stdout.flush()  # what is still buffered: a reader gone away is said here too
         return code
     except BrokenPipeError:
         # The reader of our output went away (``| head``): end quietly, as other Unix tools do;
@@ -84,3 +85,18 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def _parse_and_run(argv: list[str] | None) -> int:
+    """The command ``argv`` names, run; 2 for a usage error (argparse printed its line)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage line, or --help
+        return int(exc.code or 0) and 2
+    if not hasattr(args, "run"):
+        parser.print_usage(sys.stderr)
+        print(f"wahanorm: error: name a command: {', '.join(NAMES)}", file=sys.stderr)
+        return 2
+    code: int = args.run(args)
+    return code
