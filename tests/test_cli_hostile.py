@@ -296,11 +296,11 @@ def test_show_and_db_of_a_folder_that_is_no_output(work: Path) -> None:
         )
 
 
-def test_schema_of_an_unknown_file_kind(work: Path) -> None:
+def test_schema_of_an_unknown_file_kind_is_said_in_the_programs_words(work: Path) -> None:
     done = run(work, "schema", "bogus")
-    assert done.returncode == 2
-    assert done.stderr.splitlines()[-1].startswith(
-        "wahanorm schema: error: argument which: invalid choice: 'bogus'"
+    assert one_line(done) == (
+        "wahanorm schema: error: no schema named 'bogus': give 'entity' (an entity file of any "
+        "kind, the default) or 'index' (index.json)"
     )
 
 

@@ -129,6 +129,22 @@ def test_explain_says_a_code_an_old_name_and_refuses_an_unknown_one() -> None:
     )
 
 
+@pytest.mark.parametrize("typed", ["HOLE", "[hole]", " Hole "])
+def test_explain_takes_a_code_as_a_user_types_or_pastes_it(typed: str) -> None:
+    done = wahanorm("explain", typed)
+    assert (done.returncode, done.stdout) == (0, explain("hole") + "\n")
+
+
+def test_explain_suggests_the_codes_a_word_begins() -> None:
+    done = wahanorm("explain", "weapon")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "wahanorm explain: no diagnostic code 'weapon'; did you mean weapon-abilities, "
+        "weapon-kind, weapon-row, weapon-table-empty, weapons-missing? "
+        "('wahanorm explain --list' lists them)\n"
+    )
+
+
 def test_explain_list_lists_every_code_once() -> None:
     done = wahanorm("explain", "--list")
     assert done.returncode == 0

@@ -641,5 +641,8 @@ def test_files_outside_the_walk_are_skipped_with_a_reason(work: Path) -> None:
     items, skipped, missing = ingest.discover([Path("in")])
     assert missing == []
     assert [i.display for i in items] == ["in/good.txt"]
-    assert ("in/picture.png", "not a known input format (.png)") in skipped
+    (work / "in" / "README").write_text("a file without an extension\n")
+    items, skipped, missing = ingest.discover([Path("in")])
+    assert ("in/picture.png", "not a known input format (a .png file)") in skipped
+    assert ("in/README", "not a known input format (a file without an extension)") in skipped
     assert ("in/pipe.txt", "not a regular file") in skipped

@@ -280,4 +280,11 @@ def test_a_run_that_gives_no_entity_exits_1_and_writes_nothing(project: Path) ->
         "wahanorm: no input gave an entity (0 inputs read, 3 files skipped (no reader knows "
         "them)); nothing written to out"
     ]
+    (project / "junk" / "table1.csv").unlink()
+    (project / "junk" / "table2.csv").unlink()
+    done = run(project, "convert", "junk", "--out", "out", "--no-cache", "-q")
+    assert done.stderr.splitlines() == [
+        "wahanorm: no input gave an entity (0 inputs read, 1 file skipped (no reader knows "
+        "it)); nothing written to out"
+    ]
     assert sorted(p.relative_to(project) for p in (project / "out").rglob("*")) == before

@@ -264,9 +264,10 @@ def _written(
 def _why_nothing(result: pipeline.Conversion) -> str:
     """One line on why a run gave no entity: no input found, inputs skipped, inputs failed."""
     skipped = sum(1 for d in result.rows() if d.code == "skipped-input")
-    parts = [f"{result.inputs} inputs read"]
+    parts = [f"{_count(result.inputs, 'input')} read"]
     if skipped:
-        parts.append(f"{skipped} files skipped (no reader knows them)")
+        them = "it" if skipped == 1 else "them"
+        parts.append(f"{_count(skipped, 'file')} skipped (no reader knows {them})")
     if result.failed:
         parts.append(f"{len(result.failed)} failed")
     return f"no input gave an entity ({', '.join(parts)})"

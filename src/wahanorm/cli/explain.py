@@ -38,16 +38,34 @@ def run_explain(args: Any) -> int:
     if not args.code:
         print("wahanorm explain: give a code (e.g. keyword-scope) or --list", file=sys.stderr)
         return 2
+    code = typed_code(args.code)
     try:
-        resolve(args.code)
+        resolve(code)
     except KeyError:
-        close = difflib.get_close_matches(args.code, sorted(CATALOGUE), n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = f"; did you mean {', '.join(close)}?" if (close := near_codes(code)) else ""
         print(
             f"wahanorm explain: no diagnostic code {args.code!r}{hint} "
             "('wahanorm explain --list' lists them)",
             file=sys.stderr,
         )
         return 2
-    print(explain(args.code))
+    print(explain(code))
     return 0
+
+
+def typed_code(text: str) -> str:
+    """A code as a user may type or paste it, as the catalogue spells it: ``HOLE``, ``[hole]``
+    (as a warning ends), ``keyword_scope`` → ``hole``, ``hole``, ``keyword-scope``."""
+    return text.strip().strip("[]").strip().casefold().replace("_", "-").replace(" ", "-")
+
+
+def near_codes(code: str) -> list[str]:
+    """The codes a mistyped ``code`` may mean: those it begins or is part of, then near
+    spellings (at most five)."""
+    from wahanorm.contract.codes import CATALOGUE
+
+    known = sorted(CATALOGUE)
+    starting = [c for c in known if c.startswith(code)]
+    holding = [c for c in known if len(code) > 3 and code in c]
+    close = difflib.get_close_matches(code, known, n=5, cutoff=0.6)
+    return list(dict.fromkeys([*starting, *holding, *close]))[:5]

@@ -55,16 +55,28 @@ def add(commands: Any) -> None:
     schema.add_argument(
         "which",
         nargs="?",
-        choices=("entity", "index"),
+        metavar="entity|index",
         default="entity",
         help="entity (an entity file, the default) or index (index.json)",
     )
+
+
+SCHEMAS = ("entity", "index")
+"""The files ``wahanorm schema`` describes."""
 
 
 def run_schema(which: str) -> int:
     """Print the JSON Schema (draft 2020-12) of an entity file or of ``index.json``."""
     from wahanorm.contract.schema import SourceUnreadable, schema_of
     from wahanorm.outputs.canonical import canonical_json
+
+    if which not in SCHEMAS:
+        print(
+            f"wahanorm schema: error: no schema named {which!r}: give 'entity' (an entity "
+            "file of any kind, the default) or 'index' (index.json)",
+            file=sys.stderr,
+        )
+        return 2
 
     try:
         schema = schema_of(which)

@@ -169,11 +169,11 @@ def _walk(root: Path, items: list[Source], skipped: list[tuple[str, str]]) -> No
             if name.startswith("."):
                 continue
             if not registry.wants_file(path, in_folder=True):
-                skipped.append((display_path(path), f"not a known input format ({path.suffix})"))
+                skipped.append((display_path(path), _unknown_format(path)))
             elif not path.is_file():
                 skipped.append((display_path(path), "not a regular file"))
             elif not _recognised(source := Source(path, display_path(path), in_folder=True)):
-                skipped.append((source.display, f"not a known input format ({path.suffix})"))
+                skipped.append((source.display, _unknown_format(path)))
             else:
                 items.append(source)
 
@@ -184,3 +184,9 @@ def _recognised(source: Source) -> bool:
     return not registry.wanted_only_together(source.path) or (
         registry.together_reader(source) is not None
     )
+
+
+def _unknown_format(path: Path) -> str:
+    """Why a file of a folder is skipped: no reader knows its kind of file."""
+    kind = f"a {path.suffix} file" if path.suffix else "a file without an extension"
+    return f"not a known input format ({kind})"
