@@ -22,7 +22,7 @@ from test_diff_support import (
     write_out,
 )
 from wahanorm.cli.diff import EXIT_CHANGED, EXIT_ERROR, EXIT_SAME, add, run
-from wahanorm.contract.models import Points
+from wahanorm.contract.models import Points, Rule
 from wahanorm.outputs.diff.result import DiffReport
 
 
@@ -286,7 +286,88 @@ def test_markdown_cut_to_fit_says_what_is_left_out(tmp_path: Path) -> None:
     assert len(out) <= 1500
     shown = out.count("- ➕ added: ")
     assert 0 < shown < 40
-    assert f"**Cut to fit:** {40 - shown} more of 40 entities are not shown here." in out
+    assert f"**Cut to fit:** {shown} of 40 entities are shown, {40 - shown} are left out." in out
+
+
+def test_markdown_values_with_line_breaks_stay_in_their_item_and_the_cut_counts_entities(
+    tmp_path: Path,
+) -> None:
+    # A wargear option that ends "…more than once):" with its choices below, as the export
+    # gives Raptors (November 2025 → February 2026): each line once began a bullet of its own.
+    option = (
+        "up to 2 models can each have their chainsword replaced with one of the following:\n"
+        "- 1 flamer\n- 1 meltagun\n- 1 plasma gun"
+    )
+    units = [
+        berzerkers(
+            id=f"world-eaters/unit-{i}",
+            name=f"Unit {i}",
+            weapons=[],
+            points=[],
+            wargear_options=[option],
+        )  # fmt: skip
+        for i in range(40)
+    ]
+    old = write_out(
+        tmp_path / "old",
+        [*base_entities(), *(u.model_copy(update={"wargear_options": []}) for u in units)],
+    )
+    new = write_out(tmp_path / "new", [*base_entities(), *units])
+    code, whole, _ = run_cli([str(old), str(new), "--format", "markdown"])
+    assert code == EXIT_CHANGED
+    assert whole.count("- ✏️ changed: ") == 40
+    assert not any(line.startswith("- 1 ") for line in whole.splitlines())  # no choice a bullet
+    assert "one of the following:<br>- 1 flamer<br>- 1 meltagun<br>- 1 plasma gun" in whole
+    code, out, _ = run_cli([str(old), str(new), "--format", "markdown", "--max-chars", "3000"])
+    shown = out.count("- ✏️ changed: ")
+    assert 0 < shown < 40 and len(out) <= 3000
+    assert f"**Cut to fit:** {shown} of 40 entities are shown, {40 - shown} are left out." in out
+
+
+def test_markdown_neutralises_issue_links_mentions_and_addresses(tmp_path: Path) -> None:
+    # An 11th-edition rule's labelled parts (EFFECT #3) and what a rules text may hold.
+    text = "EFFECT #3: see @GamesWorkshop, https://example.com and www.example.com (GH-12)."
+    report = diff_of(tmp_path, [bloodthirster(), berzerkers(), blood_offering(effect=text)],
+                     fmt="markdown")  # fmt: skip
+    out = report[1]
+    assert "#3" not in out and "@GamesWorkshop" not in out and "https://example" not in out
+    assert "#&#8203;3" in out and "@&#8203;GamesWorkshop" in out
+    assert "https://&#8203;example.com" in out and "www&#8203;.example.com" in out
+    assert "GH-&#8203;12" in out
+
+
+def test_listed_entities_named_before_their_ids(tmp_path: Path) -> None:
+    red = blood_offering(id="world-eaters/red-rampage", name="Red Rampage", effect="x")
+    sheet = bloodthirster(stratagems=["world-eaters/blood-offering", "world-eaters/red-rampage"])
+    old = [sheet.model_copy(update={"stratagems": ["world-eaters/blood-offering"]}), berzerkers(),
+           blood_offering(), red]  # fmt: skip
+    report = report_of(tmp_path, [sheet, berzerkers(), blood_offering(), red], old)
+    assert summaries(report) == ["Listed stratagem added: Red Rampage (world-eaters/red-rampage)"]
+    assert report.entities[0].changes[0].path == "stratagems[world-eaters/red-rampage]"
+
+
+def test_a_changed_table_row_is_said_once_named_by_its_first_words(tmp_path: Path) -> None:
+    # As the February 2026 export changed a Deed of a World Eaters table: the row's first cell
+    # is its whole text, so it named the row and was printed again in full.
+    before = (
+        "We pledge to reap a great tally... This deed is completed at the end of a turn if "
+        "the number of destroyed enemy units is greater than the battle round number."
+    )
+    after = before.replace("at the end of a turn", "at the end of the battle round")
+    rule = Rule(
+        id="world-eaters/deeds",
+        name="Deeds",
+        text="Roll one D6.",
+        tables=[[["Deed", "D6"], [before, "5-6"]]],
+    )
+    new_rule = rule.model_copy(update={"tables": [[["Deed", "D6"], [after, "5-6"]]]})
+    report = report_of(tmp_path, [*base_entities(), new_rule], [*base_entities(), rule])
+    [change] = report.entities[0].changes
+    assert change.op == "changed" and change.label == (
+        "Table Deed | D6, row We pledge to reap a great tally... This deed is completed a…"
+    )
+    assert change.words is not None
+    assert [w.text for w in change.words if w.op != "equal"] == ["a turn", "the battle round"]
 
 
 def test_led_unit_named_not_by_id(tmp_path: Path) -> None:

@@ -203,7 +203,7 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> DiffReport:
     diffs = _drop_implied(
         diffs, a.by_key.keys() - b.by_key.keys(), b.by_key.keys() - a.by_key.keys()
     )
-    diffs = _name_led_units(diffs, {**_names(a), **_names(b)})
+    diffs = _name_linked(diffs, {**_names(a), **_names(b)})
     diffs.sort(key=_order)
     return DiffReport(
         old=sides[0],
@@ -277,26 +277,40 @@ def _implied(ch: Change, gone_ids: set[str], came_ids: set[str]) -> bool:
     return (ch.op == "added" and ch.new in came_ids) or (ch.op == "removed" and ch.old in gone_ids)
 
 
-def _names(entities: Entities) -> dict[str, str]:
-    return {
-        i: str(e.get("name")) for (_, kind, i), e in entities.by_key.items() if kind == "datasheet"
-    }
+LINKED_KINDS = {
+    "leader": "datasheet",
+    "led_by": "datasheet",
+    "stratagems": "stratagem",
+    "detachment_rules": "detachment_rule",
+    "enhancements": "enhancement",
+}
+"""The fields of a datasheet that list other entities by id, and the kind each lists."""
 
 
-def _name_led_units(diffs: list[EntityDiff], names: dict[str, str]) -> list[EntityDiff]:
-    """``Can lead added: Celestian Insidiants`` rather than the unit's id; the path keeps the id."""
+def _names(entities: Entities) -> dict[tuple[str, str], str]:
+    return {(kind, i): str(e.get("name")) for (_, kind, i), e in entities.by_key.items()}
+
+
+def _name_linked(diffs: list[EntityDiff], names: dict[tuple[str, str], str]) -> list[EntityDiff]:
+    """``Can lead added: Celestian Insidiants``, ``Listed stratagem removed: Battlefield Command
+    (boarding-actions/battlefield-command)`` rather than an id alone; the path keeps the id."""
     out: list[EntityDiff] = []
     for d in diffs:
-        changes = [_with_unit_name(ch, names) for ch in d.changes]
+        changes = [_with_name(ch, names) for ch in d.changes]
         out.append(d.model_copy(update={"changes": changes}) if changes != d.changes else d)
     return out
 
 
-def _with_unit_name(ch: Change, names: dict[str, str]) -> Change:
-    unit = ch.new if ch.op == "added" else ch.old
-    if not ch.path.rsplit("].", 1)[-1].startswith("leader[") or unit not in names:
+def _with_name(ch: Change, names: dict[tuple[str, str], str]) -> Change:
+    field = ch.path.rsplit(".", 1)[-1].split("[", 1)[0]
+    linked = ch.new if ch.op == "added" else ch.old
+    name = names.get((LINKED_KINDS.get(field, ""), str(linked)))
+    if name is None:
         return ch
-    return ch.model_copy(update={"summary": f"{ch.label} {ch.op}: {names[unit]}"})
+    # A unit is named alone (a faction's units have names of their own); a stratagem, rule or
+    # enhancement with its id, since several detachments give one name (Command Re-roll).
+    shown = name if LINKED_KINDS[field] == "datasheet" else f"{name} ({linked})"
+    return ch.model_copy(update={"summary": f"{ch.label} {ch.op}: {shown}"})
 
 
 def _entity_diff(status: Status, e: Entity, grouper: Grouper, **extra: Any) -> EntityDiff:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from itertools import groupby
 
 from wahanorm.contract.vocabulary import edition_name
@@ -30,11 +31,19 @@ _ICONS = {
     "renamed": "🔀 renamed",
 }
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_ZERO_WIDTH = "&#8203;"
+# What GitHub turns into a link or a notification in a comment: an issue or pull request
+# (#12, GH-12), a person or team (@name), a bare address (https://…, www.…).
+_AUTOLINKED = re.compile(r"(?<=#)(?=\d)|(?<=\bGH-)(?=\d)|(?<=@)(?=[\w-])|(?<=://)|(?<=\bwww)(?=\.)", re.I)
 
 
 def md(text: str) -> str:
-    """Text safe in markdown and HTML: nothing in a rule's text can open a tag or a style."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+    """Text safe in markdown and HTML, and in a GitHub comment: nothing in a rule's text can
+    open a tag or a style, end the list item it is in (a line break is ``<br>``), link an issue,
+    mention a person or link an address (a zero-width space is put inside each)."""
+    escaped = _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+    escaped = _AUTOLINKED.sub(_ZERO_WIDTH, escaped)
+    return escaped.replace("\r\n", "\n").replace("\n", "<br>")
 
 
 def render_markdown(report: DiffReport, max_chars: int | None = None) -> str:
@@ -42,27 +51,44 @@ def render_markdown(report: DiffReport, max_chars: int | None = None) -> str:
     whole entity that fits (a GitHub comment holds 65536 characters) and say how many are
     left out, never silently."""
     report = printable(report)
-    text = _render(report)
+    blocks = _blocks(report)
+    text = "".join(b.text for b in blocks)
     if max_chars is None or len(text) <= max_chars:
         return text
-    return _cut(text, report, max_chars)
+    return _cut(blocks, report.summary.total, max_chars)
 
 
-def _cut(text: str, report: DiffReport, max_chars: int) -> str:
-    marker = "\n- "
-    budget = max_chars - 300  # room for the note below
-    end = text.rfind(marker, 0, max(budget, 0))
-    head = text[: end if end > 0 else max(budget, 0)]
-    shown = head.count(marker) - len(report.by_kind)  # the by-kind lines are list items too
-    left = report.summary.total - max(shown, 0)
+@dataclass
+class _Block:
+    """A piece of the comment: the head and summary, or one entity (with the headings of its
+    faction and kind when it is the first under them)."""
+
+    text: str
+    entities: int
+
+
+CUT_NOTE_CHARS = 300
+"""Room kept for the note that says what a cut left out."""
+
+
+def _cut(blocks: list[_Block], total: int, max_chars: int) -> str:
+    kept: list[str] = []
+    used = CUT_NOTE_CHARS
+    shown = 0
+    for block in blocks:
+        if used + len(block.text) > max_chars:
+            break
+        kept.append(block.text)
+        used += len(block.text)
+        shown += block.entities
     note = (
-        f"\n\n---\n**Cut to fit:** {left} more of {report.summary.total} entities are not shown "
-        "here. Run `wahanorm diff` with the same arguments for the whole diff."
+        f"\n---\n**Cut to fit:** {shown} of {total} entities are shown, {total - shown} are "
+        "left out. Run `wahanorm diff` with the same arguments for the whole diff.\n"
     )
-    return head + note + "\n"
+    return "".join(kept) + note
 
 
-def _render(report: DiffReport) -> str:
+def _blocks(report: DiffReport) -> list[_Block]:
     lines = [f"## Rules changes: `{report.old.spec}` → `{report.new.spec}`", ""]
     if report.old.data_version or report.new.data_version:
         lines += [
@@ -73,15 +99,17 @@ def _render(report: DiffReport) -> str:
     if report.old.editions != report.new.editions:
         lines += [f"Editions: {edition_names(report.old)} → {edition_names(report.new)}", ""]
     if not report.has_changes:
-        return "\n".join([*lines, "No rules changes."]) + "\n"
-    lines += _summary(report)
+        return [_Block("\n".join([*lines, "No rules changes."]) + "\n", 0)]
+    blocks = [_Block("\n".join([*lines, *_summary(report)]) + "\n", 0)]
     for group, diffs in groupby(report.entities, key=lambda d: d.group):
-        lines += ["", f"### {md(group)}"]
+        headings = ["", f"### {md(group)}"]
         for kind, of_kind in groupby(diffs, key=lambda d: d.kind):
-            lines += ["", f"#### {KIND_TITLES.get(kind, md(kind))}", ""]
+            headings += ["", f"#### {KIND_TITLES.get(kind, md(kind))}", ""]
             for diff in of_kind:
-                lines += _entity(diff, mixed_editions(report))
-    return "\n".join(lines) + "\n"
+                entity = _entity(diff, mixed_editions(report))
+                blocks.append(_Block("\n".join([*headings, *entity]) + "\n", 1))
+                headings = []
+    return blocks
 
 
 def _counts(c: Counts) -> str:

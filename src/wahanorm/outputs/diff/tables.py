@@ -10,7 +10,7 @@ left on both sides; otherwise they are added or removed whole.
 from __future__ import annotations
 
 from wahanorm.outputs.diff.result import Change
-from wahanorm.outputs.diff.values import Json
+from wahanorm.outputs.diff.values import Json, value_change
 
 Table = list[list[str]]
 
@@ -46,27 +46,38 @@ def compare_tables(path: str, label: str, old: Json, new: Json, out: list[Change
 
 
 def _compare_rows(path: str, old: Table, new: Table, out: list[Change]) -> None:
-    table = _table_key(new)
+    table = _short(_table_key(new))
     a, b = _rows_by_key(old), _rows_by_key(new)
-    for key in [*a, *(k for k in b if k not in a)]:
-        x, y = a.get(key), b.get(key)
+    pairs = [(k, k) for k in a if k in b]
+    gone, came = [k for k in a if k not in b], [k for k in b if k not in a]
+    if len(gone) == len(came):  # a row whose first cell changed is that row changed
+        pairs += list(zip(gone, came, strict=True))
+        gone, came = [], []
+    for old_key, new_key in pairs:
+        x, y = a[old_key], b[new_key]
         if x == y:
             continue
-        label = f"Table {table}, row {key}"
-        where = f"{path}[{table}][{key}]"
-        if x is not None and y is not None:
-            old_text, new_text = _row_text(x), _row_text(y)
-            summary = f"{label}: {old_text} → {new_text}"
-            out.append(Change(path=where, op="changed", label=label, old=old_text, new=new_text,
-                              summary=summary))  # fmt: skip
-        elif x is not None:
-            shown = _row_text(x)
-            out.append(Change(path=where, op="removed", label=label, old=shown,
-                              summary=f"{label} removed: {shown}"))  # fmt: skip
-        elif y is not None:
-            shown = _row_text(y)
-            out.append(Change(path=where, op="added", label=label, new=shown,
-                              summary=f"{label} added: {shown}"))  # fmt: skip
+        label = f"Table {table}, row {_short(new_key)}"
+        change = value_change(f"{path}[{table}][{new_key}]", label, _row_text(x), _row_text(y))
+        if change is not None:
+            out.append(change)
+    for op, keys, rows in (("removed", gone, a), ("added", came, b)):
+        for key in keys:
+            label = f"Table {table}, row {_short(key)}"
+            shown = _row_text(rows[key])
+            out.append(Change(path=f"{path}[{table}][{key}]", op=op, label=label,  # type: ignore[arg-type]
+                              old=shown if op == "removed" else None,
+                              new=shown if op == "added" else None,
+                              summary=f"{label} {op}: {shown}"))  # fmt: skip
+
+
+ROW_NAME_CHARS = 60
+"""A row is named in a change by its first cell, cut to this many characters (a row whose first
+cell is a paragraph is named by its first words, not printed twice)."""
+
+
+def _short(key: str) -> str:
+    return key if len(key) <= ROW_NAME_CHARS else key[: ROW_NAME_CHARS - 1].rstrip() + "…"
 
 
 def _table_key(table: Table) -> str:
