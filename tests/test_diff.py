@@ -305,7 +305,7 @@ def test_markdown_values_with_line_breaks_stay_in_their_item_and_the_cut_counts_
             weapons=[],
             points=[],
             wargear_options=[option],
-        )  # fmt: skip
+        )
         for i in range(40)
     ]
     old = write_out(

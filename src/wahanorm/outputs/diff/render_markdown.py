@@ -34,7 +34,9 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _ZERO_WIDTH = "&#8203;"
 # What GitHub turns into a link or a notification in a comment: an issue or pull request
 # (#12, GH-12), a person or team (@name), a bare address (https://…, www.…).
-_AUTOLINKED = re.compile(r"(?<=#)(?=\d)|(?<=\bGH-)(?=\d)|(?<=@)(?=[\w-])|(?<=://)|(?<=\bwww)(?=\.)", re.I)
+_AUTOLINKED = re.compile(
+    r"(?<=#)(?=\d)|(?<=\bGH-)(?=\d)|(?<=@)(?=[\w-])|(?<=://)|(?<=\bwww)(?=\.)", re.I
+)
 
 
 def md(text: str) -> str:
