@@ -65,7 +65,7 @@ def _compare_rows(path: str, old: Table, new: Table, out: list[Change]) -> None:
         for key in keys:
             label = f"Table {table}, row {_short(key)}"
             shown = _row_text(rows[key])
-            out.append(Change(path=f"{path}[{table}][{key}]", op=op, label=label,  # type: ignore[arg-type]
+            out.append(Change(path=f"{path}[{table}][{key}]", op=op, label=label,
                               old=shown if op == "removed" else None,
                               new=shown if op == "added" else None,
                               summary=f"{label} {op}: {shown}"))  # fmt: skip
