@@ -103,11 +103,20 @@ def test_many_diagnostics_of_one_code_in_one_input_are_counted_not_flooded(
     def row(path: str, line: int, severity: str = "warning") -> DiagnosticRow:
         return DiagnosticRow(severity, "missing-entry", f"entry {line}", path, line, None, None)
 
+    # As a Termagants page lists 48 stratagems whose texts it lacks: one line for the input,
+    # the first with its place and the count of the rest.
     rows = [row("a.txt", n) for n in range(1, 9)] + [row("b.txt", 1), row("a.txt", 9, "error")]
+    rows += [row("c.txt", n, "error") for n in range(1, 23)]
     print_diagnostics(rows)
     err = capsys.readouterr().err.splitlines()
-    assert err[:5] == [f"a.txt:{n}: warning: entry {n} [missing-entry]" for n in range(1, 6)]
+    assert err[0] == (
+        "a.txt:1: warning: entry 1 [missing-entry] (and 7 more in this input: all in index.json)"
+    )
     assert "b.txt:1: warning: entry 1 [missing-entry]" in err
     assert "a.txt:9: error: entry 9 [missing-entry]" in err  # another severity: its own count
-    assert err[-1] == "a.txt: warning: … and 3 more [missing-entry] (all in index.json)"
-    assert len(err) == 8
+    # errors stop an entity: each is shown, up to 20 an input, then a count
+    assert [line for line in err if line.startswith("c.txt:")][:-1] == [
+        f"c.txt:{n}: error: entry {n} [missing-entry]" for n in range(1, 21)
+    ]
+    assert err[-1] == "c.txt: error: … and 2 more [missing-entry] (all in index.json)"
+    assert len(err) == 24

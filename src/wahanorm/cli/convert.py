@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wahanorm.contract.ids import escape_unsafe
+from wahanorm.contract.vocabulary import kind_words
 
 if TYPE_CHECKING:
     from wahanorm import pipeline
@@ -343,29 +344,38 @@ def _check(out: Path, files: dict[str, str]) -> int:
     return 1
 
 
-SHOWN_PER_CODE = {"error": 20, "warning": 5}
-"""How many diagnostics of one code one input shows on the terminal; the rest are counted in one
-line (every one is in ``index.json``), so a dump that lists 80 missing entries is not a flood."""
+SHOWN_PER_CODE = {"error": 20, "warning": 1}
+"""How many diagnostics of one code one input shows on the terminal: a warning once, with the
+count of the rest on its line (every one is in ``index.json``), so a dump that lists 48 missing
+entries is one line, not 48; errors, which stop an entity, up to 20, then a count."""
 
 
 def print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
+    """Each error and warning with its place and excerpt, but a code one input repeats shown
+    once (warnings) or 20 times (errors), with how many more there are."""
+    counts = Counter((d.path, d.severity, d.code) for d in diagnostics if d.severity != "info")
     shown: Counter[tuple[str, str, str]] = Counter()
     for d in diagnostics:
         if d.severity == "info":
             continue
         group = (d.path, d.severity, d.code)
         shown[group] += 1
-        if shown[group] > SHOWN_PER_CODE[d.severity]:
+        limit = SHOWN_PER_CODE[d.severity]
+        if shown[group] > limit:
             continue
+        more = counts[group] - limit
+        tail = f" (and {more} more in this input: all in index.json)" if more > 0 else ""
+        last = shown[group] == limit and d.severity == "warning"
         where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.column else "")
+        line = f"{where}: {d.severity}: {d.message} [{d.code}]" + (tail if last else "")
         # what an input holds is printed with its control characters escaped, never raw
-        print(escape_unsafe(f"{where}: {d.severity}: {d.message} [{d.code}]"), file=sys.stderr)
+        print(escape_unsafe(line), file=sys.stderr)
         if d.excerpt:
             for row in d.excerpt.split("\n"):
                 print(f"    {escape_unsafe(row)}", file=sys.stderr)
-    for (path, severity, code), count in shown.items():
+    for (path, severity, code), count in counts.items():
         more = count - SHOWN_PER_CODE[severity]
-        if more > 0:
+        if more > 0 and severity == "error":
             print(
                 escape_unsafe(
                     f"{path}: {severity}: … and {more} more [{code}] (all in index.json)"
@@ -400,17 +410,28 @@ def _print_summary(
     result: pipeline.Conversion, seconds: float, written: int, removed: list[str]
 ) -> None:
     counts = result.counts()
-    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "no entities"
-    by_severity = Counter(d.severity for d in result.rows())
-    by_code = Counter(d.code for d in result.rows()).most_common(8)
-    codes = ", ".join(f"{code} {n}" for code, n in by_code)
+    kinds = ", ".join(kind_words(kind, n) for kind, n in sorted(counts.items())) or "no entities"
     print(f"wahanorm: {_count(result.inputs, 'input')} → {kinds}")
-    print(
-        f"wahanorm: diagnostics: {_count(by_severity['error'], 'error')}, "
-        f"{_count(by_severity['warning'], 'warning')}, {_count(by_severity['info'], 'note')} "
-        "(all in index.json)" + (f"; {codes}" if codes else "")
-    )
+    print(f"wahanorm: diagnostics: {_by_severity(result.rows())} (all in index.json)")
     print(f"wahanorm: {_count(written, 'file')} written, {len(removed)} removed, {seconds:.2f} s")
     if result.failed:
         failed = escape_unsafe(", ".join(result.failed[:5]))
         print(f"wahanorm: {_count(len(result.failed), 'input')} failed: {failed}")
+
+
+CODES_PER_SEVERITY = 5
+"""How many of its most frequent codes the summary names after each severity's count."""
+
+
+def _by_severity(rows: list[DiagnosticRow]) -> str:
+    """``0 errors, 30 warnings (hole 13, conflict 8, …), 285 notes (glued-split 105, …)``: what
+    matters first, each count with its most frequent codes."""
+    parts = []
+    for severity, noun in (("error", "error"), ("warning", "warning"), ("info", "note")):
+        codes = Counter(d.code for d in rows if d.severity == severity)
+        top = [f"{code} {n}" for code, n in codes.most_common(CODES_PER_SEVERITY)]
+        if len(codes) > CODES_PER_SEVERITY:
+            top.append("…")
+        said = _count(sum(codes.values()), noun)
+        parts.append(f"{said} ({', '.join(top)})" if top else said)
+    return ", ".join(parts)

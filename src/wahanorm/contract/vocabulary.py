@@ -31,6 +31,16 @@ WEAPON_CHARACTERISTICS = ("range", "attacks", "skill", "strength", "armour_penet
 KINDS = ("datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule")
 """The kinds of entity (``models.Kind``), one folder of ``out/<edition>ed/`` each."""
 
+
+def kind_words(kind: str, count: int | None = None) -> str:
+    """A kind as a player reads it, with a count when given: ``detachment rule``,
+    ``1 datasheet``, ``10 detachment rules``."""
+    words = kind.replace("_", " ")
+    if count is None:
+        return words
+    return f"{count} {words}" if count == 1 else f"{count} {words}s"
+
+
 EDITIONS = (10, 11)
 """The editions of the game the contract knows."""
 

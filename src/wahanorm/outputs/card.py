@@ -29,6 +29,7 @@ from wahanorm.contract.vocabulary import (
     ability_title,
     cost_text,
     edition_name,
+    kind_words,
     mode_title,
     timing_text,
     weapon_title,
@@ -617,7 +618,7 @@ def _generic(e: JSON, style: Style) -> list[str]:
     right = f"{e['cost']} pts" if e.get("cost") is not None else ""
     context = [
         e.get("detachment") or e.get("faction"),
-        str(e["kind"]).replace("_", " "),
+        kind_words(str(e["kind"])),
         e["id"],
         f"{_ordinal(_edition(e))} edition",
     ]
