@@ -360,3 +360,20 @@ def test_an_input_entry_whose_diagnostic_line_is_text_is_damaged(
     assert [n for n in cache.notes if "damaged" in n and str(entry) in n]
     assert len(calls) == 1  # that input alone is read again
     assert again.rows() == reference.rows() and again.files == reference.files
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_names_the_input_being_read_and_what_follows_the_last(
+    batch: Path, jobs: int
+) -> None:
+    """The progress display is told which input is read (never a bare count), that done rises
+    to every input whatever order the workers end in, and what the run does after the last."""
+    said: list[tuple[int, int, str]] = []
+    pipeline.convert([Path("in")], jobs=jobs, progress=lambda *told: said.append(told))
+    first = said[0]
+    assert first[:2] == (0, COPIES) and first[2].startswith("in/00-")
+    if jobs > 1:
+        assert first[2].endswith(f"(and more, in {jobs} workers)")
+    assert all(note for done, _, note in said if done < COPIES)  # an input is always named
+    assert [done for done, _, _ in said] == sorted(done for done, _, _ in said)
+    assert said[-1] == (COPIES, COPIES, "merging the copies of each entity, making its JSON")

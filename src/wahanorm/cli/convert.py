@@ -237,7 +237,10 @@ def _written(
     def waiting(message: str) -> None:
         print(f"wahanorm: {message}", file=sys.stderr)
 
-    with OutputFolder(args.out, inputs, on_wait=waiting) as folder:
+    with (
+        _status(f"writing {_count(len(result.files), 'file')} to {args.out} …"),
+        OutputFolder(args.out, inputs, on_wait=waiting) as folder,
+    ):
         if store and result.run_key and stamp_matches(store, args.out, result.run_key):
             written, removed = 0, list[str]()  # out/ is as the same run left it
         else:
@@ -272,6 +275,22 @@ def _why_nothing(result: pipeline.Conversion) -> str:
     if result.failed:
         parts.append(f"{len(result.failed)} failed")
     return f"no input gave an entity ({', '.join(parts)})"
+
+
+@contextlib.contextmanager
+def _status(message: str) -> Iterator[None]:
+    """On a terminal, a line that says what the program does while it does it (writing the
+    files after the last input is read), cleared when it is done."""
+    shown = sys.stderr.isatty()
+    if shown:
+        sys.stderr.write(escape_unsafe(f"wahanorm: {message}") + "\r")
+        sys.stderr.flush()
+    try:
+        yield
+    finally:
+        if shown:
+            sys.stderr.write("\x1b[2K")  # the whole line cleared, the cursor left at its start
+            sys.stderr.flush()
 
 
 @contextlib.contextmanager

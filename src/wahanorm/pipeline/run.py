@@ -255,6 +255,8 @@ def convert(
         )
     with fewer_collections():  # storing the run too: its rows are as many as its diagnostics
         extractions = _extract_all(items, keys, jobs, cache, progress)
+        if progress:
+            progress(len(items), len(items), "merging the copies of each entity, making its JSON")
         result = assemble(extractions, run, len(items) + len(missing), entity_data)
         result.failed = [*missing, *result.failed]
         if cache and whole:
@@ -292,16 +294,30 @@ def _extract_all(
         if cached is not None:
             done[index] = cached
     todo = [i for i in range(len(items)) if i not in done]
+    parallel = jobs > 1 and len(todo) >= PARALLEL_MIN
     if progress:
-        progress(len(done), len(items), "")
+        first = items[todo[0]].display if todo else ""
+        progress(
+            len(done), len(items), f"{first} (and more, in {jobs} workers)" if parallel else first
+        )
 
-    def finished(index: int, extraction: Extraction) -> None:
-        done[index] = extraction
-        if progress:
-            progress(len(done), len(items), items[index].display)
+    waiting = 0  # the first input of todo not yet read
 
-    if jobs > 1 and len(todo) >= PARALLEL_MIN:
-        from concurrent.futures import ProcessPoolExecutor  # only when workers are started
+    def finished(position: int, extraction: Extraction) -> None:
+        nonlocal waiting
+        done[todo[position]] = extraction
+        while waiting < len(todo) and todo[waiting] in done:
+            waiting += 1
+        if progress:  # what is read now: the first input the run still waits for
+            progress(
+                len(done), len(items), items[todo[waiting]].display if waiting < len(todo) else ""
+            )
+
+    if parallel:
+        from concurrent.futures import (  # only when workers are started
+            ProcessPoolExecutor,
+            as_completed,
+        )
 
         # The models, which merge and render need here anyway, built before the workers start:
         # a forked worker inherits them instead of building pydantic's classes again (some
@@ -309,19 +325,27 @@ def _extract_all(
         import wahanorm.contract.models  # noqa: F401
 
         with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker) as pool:
-            chunk = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
-            jobs_of = [(items[i], keys[i], cache) for i in todo]
-            results = pool.map(_extract_in_worker, jobs_of, chunksize=chunk)
+            size = max(CHUNK_MIN, min(CHUNK_MAX, len(todo) // (jobs * 8)))
+            # Chunks are submitted in input order, and a pool hands them out in that order, so
+            # each worker takes its inputs in input order (see _extract_in_worker); they are
+            # told done as they end, whatever their order, so progress moves with the workers.
+            chunks = {
+                pool.submit(
+                    _extract_chunk, [(items[i], keys[i], cache) for i in todo[at : at + size]]
+                ): at
+                for at in range(0, len(todo), size)
+            }
             try:
-                for index, extraction in zip(todo, results, strict=True):
-                    finished(index, extraction)
+                for future in as_completed(chunks):
+                    for offset, extraction in enumerate(future.result()):
+                        finished(chunks[future] + offset, extraction)
             except BaseException:  # a run cut short: the chunks no worker began are not read
                 pool.shutdown(cancel_futures=True)
                 raise
     else:
-        for index in todo:
+        for position, index in enumerate(todo):
             note = _stage_note(progress, len(done), len(items), items[index].display)
-            finished(index, extract_and_store((items[index], keys[index], cache), note))
+            finished(position, extract_and_store((items[index], keys[index], cache), note))
     return [done[i] for i in range(len(items))]
 
 
@@ -355,6 +379,12 @@ def _start_worker() -> None:
     _SENT.clear()
 
 
+def _extract_chunk(jobs: list[tuple[Source, str | None, Cache | None]]) -> list[Extraction]:
+    """``_extract_in_worker`` of each input of a chunk, in order: what one worker reads at once
+    and sends back as one pickle (what the inputs share is sent once)."""
+    return [_extract_in_worker(job) for job in jobs]
+
+
 def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extraction:
     """``extract_and_store`` in a worker, with its entities' content hashes worked out there
     (merge takes them, as it takes a cached entry's): the workers hash beside each other what
@@ -362,7 +392,7 @@ def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extracti
     sent in this run goes as a repeat (``merge.Repeat``: its sources, not its fields). Two
     facts keep that the merge of whole copies: ``assemble`` merges every result of the run's
     pool, so the copy a repeat stands for is always in the merge; and a worker takes its inputs
-    in input order (``pool.map``), so the first copy of each hash in input order is always
+    in input order (chunks submitted in order), so the first copy of each hash in input order is always
     whole, as merge's first copy is. Pickling the fields again and unpickling them in the main
     process cost some 1.8 ms a dump of a batch, a quarter of reading it, and the main process's
     half competed with the workers for the cores."""
