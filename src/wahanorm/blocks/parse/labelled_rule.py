@@ -19,24 +19,6 @@ _REFERENCE = re.compile(r"\((\d{2}(?:\.\d{2}){0,3})\)")
 _NUMBERED_NAME = re.compile(r"^(?P<name>.*?[^\d\s.])\s*(?P<number>\d{2}(?:\.\d{2}){1,3})$")
 
 
-class _ToSections(Transformer[Token, object]):
-    """One method per rule: a section's text is the rest of its label's line and the lines
-    under it."""
-
-    @v_args(inline=True)
-    def section(self, label: Token, *lines: Token) -> RuleSection:
-        name = str(label).strip().removesuffix(":").strip()
-        text = "\n".join(line.strip() for line in (str(x) for x in lines) if line.strip())
-        return RuleSection(label=name, text=text)
-
-    def labelled_rule(self, items: list[RuleSection | Token]) -> list[RuleSection]:
-        # lines outside every section (an intro, a heading and its lines) stay in the text only
-        return [item for item in items if isinstance(item, RuleSection)]
-
-
-_TO_SECTIONS = _ToSections()
-
-
 def rule_sections(text: str, path: str = "", line: int = 1) -> list[RuleSection]:
     """The labelled sections of a rule's text, in order; none for a text without labels. Every
     text parses (a line is a label or text), so this raises ``ParseFailure`` only on a grammar

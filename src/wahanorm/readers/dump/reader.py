@@ -7,7 +7,6 @@ from typing import ClassVar, Literal
 
 from wahanorm.readers.base import ReadContext, Reading, Source
 
-TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ""})
 FOLDER_TEXT_SUFFIXES = frozenset({".txt", ".text"})
 """A folder's text files read as dumps: its ``README.md`` or ``LICENSE`` are no rules text (a
 file named on the command line is read whatever its ending)."""

@@ -245,23 +245,11 @@ def _plain_line(text: str) -> list[TextLine]:
     return [TextLine(text)] if text else []
 
 
-def plain_to_text(raw: str) -> str:
-    """A field without markup: each line in the clean spelling, blank lines dropped."""
-    return "\n".join(nested_lines(plain_lines(raw)))
-
-
 def html_to_text(raw: str) -> str:
     """A field with markup as text: blocks, ``<br>`` and list items on lines of their own,
     list items as ``- item`` (two spaces further in per level), every word kept, no markup
     left."""
     return "\n".join(nested_lines(walk(parse_fragment(raw))))
-
-
-def html_to_parts(raw: str) -> tuple[str, list[TableRows]]:
-    """``html_to_text`` with each table of rows taken out as rows of cells (a table without a
-    row of text is an empty list)."""
-    tables: list[TableRows] = []
-    return "\n".join(nested_lines(walk(parse_fragment(raw), tables=tables))), tables
 
 
 def _broken_caps(text: str) -> bool:
