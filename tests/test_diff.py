@@ -364,7 +364,8 @@ def test_a_changed_table_row_is_said_once_named_by_its_first_words(tmp_path: Pat
     report = report_of(tmp_path, [*base_entities(), new_rule], [*base_entities(), rule])
     [change] = report.entities[0].changes
     assert change.op == "changed" and change.label == (
-        "Table Deed | D6, row We pledge to reap a great tally... This deed is completed a…"
+        "Table Deed | D6, row We pledge to reap a great tally... This deed is completed at the "
+        "end of a turn if the num…"
     )
     assert change.words is not None
     assert [w.text for w in change.words if w.op != "equal"] == ["a turn", "the battle round"]

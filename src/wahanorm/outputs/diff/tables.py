@@ -10,7 +10,7 @@ left on both sides; otherwise they are added or removed whole.
 from __future__ import annotations
 
 from wahanorm.outputs.diff.result import Change
-from wahanorm.outputs.diff.values import Json, value_change
+from wahanorm.outputs.diff.values import Json, prose_change
 
 Table = list[list[str]]
 
@@ -46,7 +46,7 @@ def compare_tables(path: str, label: str, old: Json, new: Json, out: list[Change
 
 
 def _compare_rows(path: str, old: Table, new: Table, out: list[Change]) -> None:
-    table = _short(_table_key(new))
+    table = _table_key(new)
     a, b = _rows_by_key(old), _rows_by_key(new)
     pairs = [(k, k) for k in a if k in b]
     gone, came = [k for k in a if k not in b], [k for k in b if k not in a]
@@ -58,9 +58,14 @@ def _compare_rows(path: str, old: Table, new: Table, out: list[Change]) -> None:
         if x == y:
             continue
         label = f"Table {table}, row {_short(new_key)}"
-        change = value_change(f"{path}[{table}][{new_key}]", label, _row_text(x), _row_text(y))
-        if change is not None:
-            out.append(change)
+        where, old_text, new_text = f"{path}[{table}][{new_key}]", _row_text(x), _row_text(y)
+        if max(len(old_text), len(new_text)) > LONG_ROW_CHARS:  # a paragraph: what changed in it
+            if change := prose_change(where, label, old_text, new_text):
+                out.append(change)
+            continue
+        summary = f"{label}: {old_text} → {new_text}"
+        out.append(Change(path=where, op="changed", label=label, old=old_text, new=new_text,
+                          summary=summary))  # fmt: skip
     for op, keys, rows in (("removed", gone, a), ("added", came, b)):
         for key in keys:
             label = f"Table {table}, row {_short(key)}"
@@ -71,13 +76,19 @@ def _compare_rows(path: str, old: Table, new: Table, out: list[Change]) -> None:
                               summary=f"{label} {op}: {shown}"))  # fmt: skip
 
 
-ROW_NAME_CHARS = 60
-"""A row is named in a change by its first cell, cut to this many characters (a row whose first
-cell is a paragraph is named by its first words, not printed twice)."""
+LONG_ROW_CHARS = 200
+"""A changed row longer than this is said as a word diff, not both whole (``old → new``)."""
+
+ROW_NAME_CHARS = 100
+"""A row is named in a change by its caption and first cell, each cut to this many characters
+(a row whose first cell is a paragraph is named by its first words, not printed twice)."""
 
 
 def _short(key: str) -> str:
-    return key if len(key) <= ROW_NAME_CHARS else key[: ROW_NAME_CHARS - 1].rstrip() + "…"
+    return " / ".join(
+        part if len(part) <= ROW_NAME_CHARS else part[: ROW_NAME_CHARS - 1].rstrip() + "…"
+        for part in key.split(" / ")
+    )
 
 
 def _table_key(table: Table) -> str:
