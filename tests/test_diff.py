@@ -363,10 +363,7 @@ def test_a_changed_table_row_is_said_once_named_by_its_first_words(tmp_path: Pat
     new_rule = rule.model_copy(update={"tables": [[["Deed", "D6"], [after, "5-6"]]]})
     report = report_of(tmp_path, [*base_entities(), new_rule], [*base_entities(), rule])
     [change] = report.entities[0].changes
-    assert change.op == "changed" and change.label == (
-        "Table Deed | D6, row We pledge to reap a great tally... This deed is completed at the "
-        "end of a turn if the num…"
-    )
+    assert change.op == "changed" and change.label == f"Table Deed | D6, row {after[:99]}…"
     assert change.words is not None
     assert [w.text for w in change.words if w.op != "equal"] == ["a turn", "the battle round"]
 
