@@ -350,8 +350,10 @@ def test_a_changed_table_row_is_said_once_named_by_its_first_words(tmp_path: Pat
     # As the February 2026 export changed a Deed of a World Eaters table: the row's first cell
     # is its whole text, so it named the row and was printed again in full.
     before = (
-        "We pledge to reap a great tally... This deed is completed at the end of a turn if "
-        "the number of destroyed enemy units is greater than the battle round number."
+        "We pledge to reap a great tally... This deed is completed at the end of a turn if the "
+        "number of destroyed enemy units is greater than the battle round number even if those "
+        "units are subsequently returned to the battlefield (for example, two destroyed enemy "
+        "units in the first battle round)."
     )
     after = before.replace("at the end of a turn", "at the end of the battle round")
     rule = Rule(
