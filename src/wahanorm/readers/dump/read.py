@@ -21,6 +21,7 @@ from wahanorm.blocks.datasheet import DatasheetDraft, UnitRef, build_datasheet
 from wahanorm.blocks.edition import page_edition
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
+from wahanorm.blocks.parse.numbers import printed_int
 from wahanorm.blocks.parse.rule_tables import read_tables
 from wahanorm.blocks.parse.stratagems import parse_entry, split_source, stratagem_fields
 from wahanorm.blocks.parse.timing import derive_timing
@@ -363,7 +364,7 @@ def _enhancement(
     cost line."""
     name = block.lines[0].text.removeprefix("- ").strip()
     has_cost = len(block.lines) > 1 and POINTS_LINE.match(block.lines[1].text) is not None
-    cost = int(re.sub(r"\D", "", block.lines[1].text)) if has_cost else None
+    cost = printed_int(block.lines[1].text) if has_cost else None
     detachment, flavour, text = _detachment_entry(block.lines[2 if has_cost else 1 :])
     if not text:
         report.warning("empty-text", f"enhancement {name!r} has no text", block.first)
@@ -527,7 +528,7 @@ def _listed_enhancement(
         "its detachment and text are not in this input",
         name_line.number,
     )
-    cost = int(re.sub(r"\D", "", cost_line.text)) if cost_line else None
+    cost = printed_int(cost_line.text) if cost_line else None
     last = cost_line or name_line
     return Enhancement(
         id=make_id(datasheet.faction, name_line.text),

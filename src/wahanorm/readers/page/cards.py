@@ -28,6 +28,7 @@ from wahanorm.blocks import rules_text
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.stratagems import split_source, stratagem_fields, whole_effect
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.blocks.rules_text import RulesText
@@ -236,7 +237,7 @@ def _stratagem(
         id=make_id(source, head.name),
         name=head.name,
         sources=sources,
-        cp=int(cp.group(1)) if cp else None,
+        cp=game_int(cp.group(1)) if cp else None,
         source=source,
         category=category,
         rule_number=head.number,

@@ -26,6 +26,7 @@ from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.blocks.parse.labelled_rule import split_rule_number
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.stratagems import split_source, stratagem_fields, whole_effect
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.ids import make_id
@@ -268,7 +269,7 @@ def read_enhancement(
     # An 11th-edition upgrade prints the word in its name: ``<span class="EnhUpgrade">``.
     upgrade = True if dom.select_one(title, "span", _UPGRADE) is not None else None
     name = parts[0] if parts else ""
-    cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
+    cost = next((game_int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
     detachment = _detachment(span) or detachment
     if not name:
         ctx.report.error("missing-field", "enhancement without a name", span.sourceline)
@@ -313,7 +314,7 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
         id=make_id(source, name),
         name=name,
         sources=_source(span, ctx),
-        cp=int(cp.group(1)) if cp else None,
+        cp=game_int(cp.group(1)) if cp else None,
         source=source,
         category=category,
         flavour=("\n".join(dom.text_lines(legend)) or None) if legend is not None else None,
