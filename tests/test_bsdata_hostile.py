@@ -374,13 +374,19 @@ def test_a_chain_of_200_linked_groups(tmp_path: Path, good: set[str]) -> None:
 ENTITY = "A" * 252
 
 
-def _expanding(references: int, characteristics: int) -> str:
+def _expanding(references: int, abilities: int) -> str:
     """The issue's catalogue: an entity of 252 characters referenced ``references`` times in
-    each of ``characteristics`` characteristics (some 2.3 GB once expanded, read whole)."""
+    the description of each of ``abilities`` ability profiles of the unit (at 40,000 and 64,
+    some 650 MB of text once expanded, and as much written out)."""
     dtd = f'<!DOCTYPE catalogue [<!ENTITY e "{ENTITY}">]>\n'
     many = "&e;" * references
-    stats = {f"C{i}": many for i in range(characteristics)}
-    return catalogue(unit(stats=stats), head=HEAD + dtd)
+    profiles = "".join(
+        f'<profile name="Ability {i}" typeId="9cc3-6d83-4dd3-9b64" typeName="Abilities" '
+        f'hidden="false" id="ab{i}"><characteristics><characteristic name="Description" '
+        f'typeId="9b8f-694b-e5e-b573">{many}</characteristic></characteristics></profile>'
+        for i in range(abilities)
+    )
+    return catalogue(unit(inner=f"<profiles>{profiles}</profiles>"), head=HEAD + dtd)
 
 
 def test_a_dtd_entity_in_a_catalogue_is_refused(tmp_path: Path, good: set[str]) -> None:
@@ -444,3 +450,74 @@ def test_a_catz_of_many_members(tmp_path: Path, good: set[str]) -> None:
     assert code == 1 and datasheets(index) == good
     (said,) = found(index, "malformed-file", "in/Evil.catz")
     assert "5000 entries listed" in said["message"]
+
+
+ORKS = REPO / "raw" / "000_47df9cafce3cbdb4.txt"
+WORLD_EATERS = REPO / "tests" / "fixtures" / "html" / "world_eaters_trimmed.html"
+
+
+def test_a_dump_stratagem_of_thirty_digit_cp(tmp_path: Path) -> None:
+    lines = ORKS.read_text(encoding="utf-8").split("\n")
+    assert lines[474:477] == ["COMMAND RE-ROLL", "1CP", "Boarding Actions – Epic Deed Stratagem"]
+    lines[475] = f"{BIG}CP"
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "orks.txt").write_text("\n".join(lines), encoding="utf-8")
+    _, index = convert(tmp_path)
+    (said,) = found(index, "out-of-range", "in/orks.txt")
+    assert "COMMAND RE-ROLL" in said["message"] and said["line"] == 475
+    path = tmp_path / "out" / "11ed/stratagem/boarding-actions/command-re-roll.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["cp"] is None and data["effect"] and data["sources"][0]["line_start"] == 475
+
+
+def test_pages_with_a_cost_and_cp_no_game_value_can_be(tmp_path: Path) -> None:
+    """An 11th-edition page (stratagem cards, enhancement tooltips) and a 10th-edition page
+    (stratagem tooltips), each with a CP cost of thirty digits, the first with an enhancement
+    of thirty-digit points too."""
+    page = WORLD_EATERS.read_bytes()
+    cp = b'str11CP">1CP</div>'
+    pts = b"<span>Berzerker Glaive</span> <span>35 pts</span>"
+    assert page.count(pts) == 1 and cp in page
+    page = page.replace(cp, b'str11CP">' + BIG.encode() + b"CP</div>", 1)
+    page = page.replace(
+        pts, b"<span>Berzerker Glaive</span> <span>" + BIG.encode() + b" pts</span>"
+    )
+    old = PAGE.read_text(encoding="utf-8")
+    assert 'str10CP">1CP</div>' in old
+    old = old.replace('str10CP">1CP</div>', f'str10CP">{BIG}CP</div>', 1)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "world-eaters.html").write_bytes(page)
+    (tmp_path / "in" / "old-one-eye.html").write_text(old, encoding="utf-8")
+    _, index = convert(tmp_path)
+    (glaive,) = found(index, "bad-cost", "in/world-eaters.html")
+    assert "Berzerker Glaive" in glaive["message"] and glaive["line"] == 43
+    assert len(found(index, "out-of-range", "in/world-eaters.html")) == 1
+    assert len(found(index, "out-of-range", "in/old-one-eye.html")) == 1
+    (enhancement,) = [e for e in index["entities"] if e["name"] == "Berzerker Glaive"]
+    data = json.loads((tmp_path / "out" / enhancement["path"]).read_text(encoding="utf-8"))
+    assert data["cost"] is None and data["text"]
+
+
+def test_a_count_of_models_no_unit_can_hold(tmp_path: Path, good: set[str]) -> None:
+    """A model entry of the unit whose ``max`` constraint is 1e19 and a cost modifier of
+    ``inf``: each is said at its line, and the unit is read without them."""
+    model = (
+        '<selectionEntries><selectionEntry type="model" name="Evil Trooper" hidden="false" '
+        'id="evil-trooper">\n'
+        '<constraints><constraint type="min" value="5" field="selections" scope="parent" '
+        'id="c-min"/>\n'
+        '<constraint type="max" value="1e19" field="selections" scope="parent" id="c-max"/>\n'
+        "</constraints></selectionEntry></selectionEntries>\n"
+        '<modifiers><modifier type="set" value="inf" field="51b2-306e-1021-d207">\n'
+        '<conditions><condition type="greaterThan" value="5" field="selections" scope="self" '
+        'childId="model"/></conditions></modifier></modifiers>'
+    )
+    body = unit(inner=model).replace('type="model" import="true"', 'type="unit" import="true"')
+    beside(tmp_path, "Evil.cat", catalogue(body))
+    code, index = convert(tmp_path)
+    assert code == 0 and good < datasheets(index)
+    said = found(index, "out-of-range", "in/Evil.cat")
+    assert sorted(d["line"] for d in said) == [9, 11]
+    sheet = evil(tmp_path)
+    assert sheet["unit_composition"] == ["5+ Evil Trooper"]
+    assert [(p["models"], p["points"]) for p in sheet["points"]] == [(5, 10)]

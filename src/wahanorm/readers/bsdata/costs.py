@@ -190,7 +190,7 @@ def _slot_entry(
     if _hidden(data, entry, link) or id(entry) in seen or len(seen) >= MAX_LINK_DEPTH:
         return
     if entry.get("type") in ("model", "unit") or _has_unit_profile(data, entry):
-        low, high = bounds(entry, link)
+        low, high = bounds(data, entry, link)
         cost = points_of(data, entry, link, ids) or 0.0
         found.append(Slot(clean_name(entry.name), low, high, cost, epic=_is_epic(entry, link)))
         return
@@ -242,10 +242,10 @@ def _slot_group(
         found.append(Slot(clean_name(group.name), min(lows), high, 0.0, tuple(lines)))
         return
     name = clean_name(group.name)
-    if not _has_bounds(group, link) and _uncounted(name) == name:
+    if not _has_bounds(data, group, link) and _uncounted(name) == name:
         found.extend(inner)
         return
-    own = _constraints(group, link)
+    own = _constraints(data, group, link)
     low_in, high_in = _total(inner)
     high = own.get("max", high_in if high_in is not None else -1)
     costs = {slot.cost for slot in inner}
@@ -271,7 +271,7 @@ def _hidden(data: DataSet, node: Node, link: Node | None) -> bool:
     return data.hidden(node) or (link is not None and data.hidden(link))
 
 
-def _constraints(node: Node, link: Node | None) -> dict[str, int]:
+def _constraints(data: DataSet, node: Node, link: Node | None) -> dict[str, int]:
     found: dict[str, int] = {}
     for holder in (node, link):  # the link's constraints win over its target's
         if holder is None:
@@ -283,19 +283,19 @@ def _constraints(node: Node, link: Node | None) -> dict[str, int]:
                 and constraint.get("field") == "selections"
                 and constraint.get("scope") == "parent"
             ):
-                value = read_number(constraint.get("value"))
-                if isinstance(value, float):  # a count beyond any unit's is no bound
+                value = value_of(data, constraint, "count of selections", "")
+                if value is not None:  # a count beyond any unit's is no bound (said)
                     found[kind] = int(value)
     return found
 
 
-def _has_bounds(node: Node, link: Node | None) -> bool:
-    return bool(_constraints(node, link))
+def _has_bounds(data: DataSet, node: Node, link: Node | None) -> bool:
+    return bool(_constraints(data, node, link))
 
 
-def bounds(node: Node, link: Node | None) -> tuple[int, int | None]:
+def bounds(data: DataSet, node: Node, link: Node | None) -> tuple[int, int | None]:
     """(min, max) selections of ``node`` in its parent; max None when unbounded (-1 or none)."""
-    found = _constraints(node, link)
+    found = _constraints(data, node, link)
     high = found.get("max")
     return found.get("min", 0), high if high is not None and high >= 0 else None
 

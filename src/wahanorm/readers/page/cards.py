@@ -230,6 +230,13 @@ def _stratagem(
         ctx.report.info(
             "no-cp", f"stratagem {head.name!r} prints no CP cost; cp left empty", wrap.sourceline
         )
+    elif game_int(cp.group(1)) is None:
+        ctx.report.warning(
+            "out-of-range",
+            f"stratagem {head.name!r}: its CP cost {cp.group(1)[:40]!r} is no number a cost "
+            "can be; left out",
+            wrap.sourceline,
+        )
     legend = dom.select_one(wrap, "div", "str11Legend")
     flavour = "\n".join(dom.text_lines(legend)) if legend is not None else ""
     fields = _stratagem_fields(head.name, body, ctx, wrap.sourceline)

@@ -269,7 +269,15 @@ def read_enhancement(
     # An 11th-edition upgrade prints the word in its name: ``<span class="EnhUpgrade">``.
     upgrade = True if dom.select_one(title, "span", _UPGRADE) is not None else None
     name = parts[0] if parts else ""
-    cost = next((game_int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
+    printed = next((m.group(1) for p in parts[1:] if (m := _PTS.search(p))), None)
+    cost = game_int(printed) if printed is not None else None
+    if printed is not None and cost is None:
+        ctx.report.warning(
+            "bad-cost",
+            f"enhancement {name[:60]!r}: its cost {printed[:40]!r} is no number of points an "
+            "enhancement can have; left out",
+            span.sourceline,
+        )
     detachment = _detachment(span) or detachment
     if not name:
         ctx.report.error("missing-field", "enhancement without a name", span.sourceline)
@@ -305,6 +313,13 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     source, category = split_source(dom.text(type_el))
     cp_el = dom.select_one(wrap, "div", "str10CP")
     cp = _CP.search(dom.text(cp_el)) if cp_el is not None else None
+    if cp is not None and game_int(cp.group(1)) is None:
+        ctx.report.warning(
+            "out-of-range",
+            f"stratagem {name!r}: its CP cost {cp.group(1)[:40]!r} is no number a cost can be; "
+            "left out",
+            span.sourceline,
+        )
     legend = dom.select_one(wrap, "div", "str10Legend")
     fields: dict[str, Any] = {}
     body_el = dom.select_one(wrap, "div", "str10Text")
