@@ -521,3 +521,52 @@ def test_a_count_of_models_no_unit_can_hold(tmp_path: Path, good: set[str]) -> N
     sheet = evil(tmp_path)
     assert sheet["unit_composition"] == ["5+ Evil Trooper"]
     assert [(p["models"], p["points"]) for p in sheet["points"]] == [(5, 10)]
+
+
+@pytest.mark.parametrize("value", [BIG, "1e300", "-1e300"])
+def test_a_json_cost_no_game_value_can_be(tmp_path: Path, good: set[str], value: str) -> None:
+    """The JSON form: a number of thirty digits (which the JSON parser gives as a float) or
+    1e300 as a cost is said at its object's line, and the rest of the file is read. (A number
+    beyond a double, ``1e400``, is refused by the JSON parser: the file is malformed-file.)"""
+    entry = {
+        "type": "model",
+        "import": True,
+        "name": "Evil Unit",
+        "hidden": False,
+        "id": "evil-unit",
+        "profiles": [
+            {
+                "name": "Evil Unit",
+                "typeId": "c547-1836-d8a-ff4f",
+                "typeName": "Unit",
+                "hidden": False,
+                "id": "evil-prof",
+                "characteristics": [
+                    {"name": k, "typeId": f"t{k}", "$text": v} for k, v in STATS.items()
+                ],
+            }
+        ],
+        "categoryLinks": [
+            {"name": "Faction: Evil", "hidden": False, "id": "evil-cl", "targetId": "evil-cat"}
+        ],
+        "costs": [{"name": "pts", "typeId": "51b2-306e-1021-d207", "value": "@VALUE@"}],
+    }
+    document = {
+        "catalogue": {
+            "id": "evil-0001",
+            "name": "Evil",
+            "gameSystemId": "sys-352e-adc2-7639-d6a9",
+            "type": "catalogue",
+            "selectionEntries": [entry],
+        }
+    }
+    text = json.dumps(document, indent=2).replace('"@VALUE@"', value)
+    row = next(n for n, row in enumerate(text.split("\n"), 1) if value in row)
+    brace = row - 3  # the line opening the cost's object: {, "name", "typeId", "value"
+    assert text.split("\n")[brace - 1].strip() == "{"
+    beside(tmp_path, "Evil.json", text)
+    code, index = convert(tmp_path)
+    assert code == 0 and good < datasheets(index)
+    (said,) = found(index, "out-of-range", "in/Evil.json")
+    assert said["line"] == brace
+    assert evil(tmp_path)["points"] == []
