@@ -394,6 +394,21 @@ def test_a_dtd_entity_in_a_catalogue_is_refused(tmp_path: Path, good: set[str]) 
     _refused(tmp_path, good, "Evil.cat", 2, "declares the entity 'e'")
 
 
+@pytest.mark.parametrize(
+    ("dtd", "name"),
+    [
+        ('<!DOCTYPE catalogue [<!ENTITY x SYSTEM "file:///etc/passwd">]>', "x"),
+        ('<!DOCTYPE catalogue [<!ENTITY % p SYSTEM "http://example.invalid/p.dtd"> %p;]>', "p"),
+    ],
+)
+def test_an_external_entity_is_refused_unread(
+    tmp_path: Path, good: set[str], dtd: str, name: str
+) -> None:
+    stats = {**STATS, "M": "&x;"}
+    beside(tmp_path, "Evil.cat", catalogue(unit(stats=stats), head=f"{HEAD}{dtd}\n"))
+    _refused(tmp_path, good, "Evil.cat", 2, f"declares the entity {name!r}")
+
+
 def _zipped(members: dict[str, bytes]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -233,7 +233,7 @@ def load_xml(data: bytes, path: str) -> Document:
     except _Refused as refused:
         raise FileError(refused.message, parser.CurrentLineNumber, None, True) from None
     except (LookupError, ValueError) as error:  # the encoding its declaration names
-        raise FileError(f"its encoding cannot be read ({error})", 1, 1, True) from None
+        raise FileError(f"its encoding cannot be read ({str(error)[:100]})", 1, 1, True) from None
     finally:
         # the handlers close over the parser and the tree: let go of them, or the tree lives
         # on in that cycle until the cyclic collector (off while reading) gets to it
