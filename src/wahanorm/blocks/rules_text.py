@@ -48,6 +48,7 @@ from wahanorm.blocks.html_text import (
     walk,
     walk_nodes,
 )
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.models import Block, Commentary, ListItem, Mode, RuleSection
 from wahanorm.errors import ParseFailure
 
@@ -301,7 +302,7 @@ def modes_of(offered: Iterable[tuple[str | None, list[Block]]]) -> list[Mode]:
 def extra_cp(cost: str | None) -> int | None:
     """``+1CP`` → 1; None for no cost or one not in command points."""
     match = _EXTRA_CP.match(cost or "")
-    return int(match.group(1)) if match else None
+    return game_int(match.group(1)) if match else None
 
 
 def commentary(box: Box) -> Commentary:

@@ -99,8 +99,10 @@ _ALL: list[Code] = [
        "No reader recognises the input by its content; nothing was read from it.",
        "Check that it is a text dump, a saved page, an export folder or BSData catalogues."),
     _c("malformed-file", "error", "input",
-       "A structured input (an XML or JSON catalogue, a zipped one) is not well-formed; nothing "
-       "of that file is read (the other files of its set are).",
+       "A structured input (an XML or JSON catalogue, a zipped one) is not well-formed, or holds "
+       "what no BattleScribe file holds (a DTD declaring entities, an unknown encoding, nesting "
+       "deeper than 100 elements, an archive of more than one file or over the size limit); "
+       "nothing of that file is read (the other files of its set are).",
        "Check the file at the line and column named; download it again."),
     _c("missing-import", "warning", "input",
        "A file of a data set imports another (a BSData catalogue its library or game system) "
@@ -276,6 +278,16 @@ _ALL: list[Code] = [
     _c("bad-cost", "warning", "datasheet",
        "A cost line or an enhancement's cost is not a number of points; it is left out.",
        "Check the cost in the source."),
+    _c("out-of-range", "warning", "datasheet",
+       "A cost, a count or a characteristic is a number no game value can be (beyond a million "
+       "either way, infinite, or nan); it is left out (a characteristic keeps its printed text "
+       "without a typed value) and the rest of the entry is read.",
+       "Check the value at the line named: the source is damaged or was altered."),
+    _c("link-loop", "warning", "datasheet",
+       "A link of a BattleScribe file leads back to an element it came from, or a chain of links "
+       "is longer than any real data set's (64); it is not followed further, and what lies "
+       "beyond it is left out of the entry.",
+       "Check the link at the line named; the rest of the data set is read."),
     _c("cost-models", "info", "datasheet",
        "A cost line does not say for certain how many models it costs; its number of models is "
        "left empty.",
@@ -462,6 +474,10 @@ _ALL: list[Code] = [
        "left out.",
        "Check the profile's invulnerable save in Datasheets_models.csv."),
     # ---- output folder and command line --------------------------------------------------------
+    _c("unwritable-value", "error", "output",
+       "An entry holds a value canonical JSON cannot hold (a whole number beyond 64 bits); the "
+       "entry is not written, the others are.",
+       "Report it with the entry's source: its reader should have bounded the value."),
     _c("unsafe-path", "error", "output",
        "An entry's file name would not be a safe path inside the output folder; the entry is not "
        "written.",

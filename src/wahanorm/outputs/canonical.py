@@ -58,10 +58,16 @@ def render_outputs(
         if problem:  # never reached by a slug id; a guard for whatever builds entities
             diagnostics.append(_path_diagnostic(entity, rel, problem))
             continue
-        files[rel] = canonical_json(data)
+        try:
+            text = canonical_json(data)
+            entry = index_entry(data, rel)
+        except orjson.JSONEncodeError as error:  # a value no reader should have let through
+            diagnostics.append(_unwritable_diagnostic(entity, error))
+            continue
+        files[rel] = text
         if entity_data is not None:
             entity_data[rel] = data
-        entries.append(index_entry(data, rel))
+        entries.append(entry)
     entries.sort(key=_entry_order)
     index = Index(
         generator=f"wahanorm {__version__}",
@@ -105,6 +111,20 @@ def _path_diagnostic(entity: Any, rel: str, problem: str) -> DiagnosticRow:
         "error",
         "unsafe-path",
         f"{entity.kind} {entity.id}: not written, its file {rel!r} {problem}",
+        source.path if source else "",
+        source.line_start if source else None,
+    )
+
+
+def _unwritable_diagnostic(entity: Any, error: Exception) -> DiagnosticRow:
+    from wahanorm.errors import diagnostic_row
+
+    source = entity.sources[0] if entity.sources else None
+    return diagnostic_row(
+        "error",
+        "unwritable-value",
+        f"{entity.kind} {entity.id}: not written, it holds a value canonical JSON cannot hold "
+        f"({error})",
         source.path if source else "",
         source.line_start if source else None,
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wahanorm.blocks.edition import Edition, own_edition, settle_edition
+from wahanorm.blocks.parse.stats import out_of_range
 from wahanorm.contract.hashing import content_hash
 from wahanorm.contract.models import Datasheet, Profile, Weapon
 from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
@@ -183,7 +184,8 @@ MANY_UNARMED = 2
 
 def missing_data(sheet: Datasheet, report: Report) -> None:
     """Warnings for what a datasheet shows without: a model profile, a characteristic of a
-    profile, a characteristic of a weapon."""
+    profile, a characteristic of a weapon; and for a characteristic printed as a number no game
+    value can be (kept as text only: ``numbers.MAX_GAME_VALUE``)."""
     line = sheet.sources[0].line_start if sheet.sources else None
     path = sheet.sources[0].path if sheet.sources else None
     if not sheet.profiles:
@@ -202,6 +204,7 @@ def missing_data(sheet: Datasheet, report: Report) -> None:
                 line=line,
                 path=path,
             )
+        _report_out_of_range(sheet, "profile", profile, PROFILE_CHARACTERISTICS, report)
     for weapon in sheet.weapons:
         missing = _missing(weapon, WEAPON_CHARACTERISTICS)
         if missing:
@@ -210,6 +213,27 @@ def missing_data(sheet: Datasheet, report: Report) -> None:
                 f"{sheet.name!r}, weapon {weapon.name!r}: no {', '.join(missing)}",
                 line=line,
                 path=path,
+            )
+        _report_out_of_range(sheet, "weapon", weapon, WEAPON_CHARACTERISTICS, report)
+
+
+def _report_out_of_range(
+    sheet: Datasheet,
+    what: str,
+    model: Profile | Weapon,
+    fields: tuple[str, ...],
+    report: Report,
+) -> None:
+    values = model.__dict__
+    for name in fields:
+        stat = values[name]
+        if stat is not None and stat.value is None and stat.dice is None and out_of_range(stat):
+            report.warning(
+                "out-of-range",
+                f"{sheet.name!r}, {what} {model.name!r}: {name.replace('_', ' ')} "
+                f"{stat.text[:40]!r} is no value a characteristic can be; kept as text only",
+                line=sheet.sources[0].line_start if sheet.sources else None,
+                path=sheet.sources[0].path if sheet.sources else None,
             )
 
 

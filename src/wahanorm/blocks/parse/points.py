@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.models import Points
 
 _ORDINAL = r"(\d+)\s*(?:ST|ND|RD|TH)"
@@ -44,33 +45,41 @@ def cost_tier(text: str) -> Tier | None:
     first, plus, last = match.group(1), match.group("plus"), match.group(3)
     if first is None:
         return Tier(units_from=1, units_to=None)
-    start = int(first)
+    start = game_int(first)
+    end = game_int(last) if last else start
+    if start is None or end is None:  # a count of units no army holds: no tier heading
+        return None
     if plus:
         return Tier(units_from=start, units_to=None)
-    return Tier(units_from=start, units_to=int(last) if last else start)
+    return Tier(units_from=start, units_to=end)
 
 
 def model_count(text: str) -> int | None:
     """The number of models a cost line names: ``10 models`` → 10, ``1 Spanner and 4 Lootas`` →
-    5, ``6 models (Assigned Agent)`` → 6; None when the line is not a list of counts."""
+    5, ``6 models (Assigned Agent)`` → 6; None when the line is not a list of counts (or
+    counts more models than any unit holds: ``numbers.MAX_GAME_VALUE``)."""
     match = _COUNTS.match(" ".join(text.split()))
     if not match:
         return None
-    return sum(int(n) for n in _NUMBER.findall(match.group("items")))
+    counts = [game_int(n) for n in _NUMBER.findall(match.group("items"))]
+    total = sum(n for n in counts if n is not None)
+    return total if None not in counts and game_int(str(total)) is not None else None
 
 
 def cost_line(text: str, cost: str, tier: Tier | None, add_on: bool = False) -> Points | None:
     """One cost line: ``cost`` is its printed cost (``90``, or ``+60`` for an add-on); a text
-    that starts with ``+`` is an add-on too. None when the cost is not a number of points."""
+    that starts with ``+`` is an add-on too. None when the cost is not a number of points (or
+    one no cost can be: ``numbers.MAX_GAME_VALUE``)."""
     cost = cost.strip()
     text = " ".join(text.split())
     signed = cost.startswith("+")
     digits = cost.removeprefix("+").strip()
-    if not digits.isdigit():
+    points = game_int(digits) if digits.isdigit() else None
+    if points is None:
         return None
     return Points(
         models=model_count(text.removeprefix("+").strip()),
-        points=int(digits),
+        points=points,
         # An add-on keeps its sign in the text, as the source prints it.
         text=f"{text} +{digits}" if signed else text,
         add_on=add_on or signed or text.startswith("+"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.models import Dice, Stat
 
 _DICE = re.compile(r"^(\d*)D(\d+)(?:\s*([+-])\s*(\d+))?$", re.IGNORECASE)
@@ -13,13 +14,17 @@ _STARRED = re.compile(r"^(.*[^*\s])\s*\*+$")
 
 
 def parse_dice(text: str) -> Dice | None:
-    """``D6+1`` → Dice(1, 6, 1); ``2D3`` → Dice(2, 3, 0); anything else → None."""
+    """``D6+1`` → Dice(1, 6, 1); ``2D3`` → Dice(2, 3, 0); anything else → None (a part beyond
+    any game value too: ``numbers.MAX_GAME_VALUE``)."""
     match = _DICE.match(text.strip())
     if not match:
         return None
-    count = int(match.group(1) or 1)
-    modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
-    return Dice(count=count, sides=int(match.group(2)), modifier=modifier)
+    count = game_int(match.group(1) or "1")
+    sides = game_int(match.group(2))
+    modifier = game_int(match.group(4) or "0")
+    if count is None or sides is None or modifier is None:
+        return None
+    return Dice(count=count, sides=sides, modifier=-modifier if match.group(3) == "-" else modifier)
 
 
 def canonical_stat_text(text: str) -> str:
@@ -33,7 +38,8 @@ def canonical_stat_text(text: str) -> str:
 @functools.lru_cache(maxsize=16384)
 def parse_stat(text: str) -> Stat:
     """A characteristic with its typed value: a fixed number, a dice expression, or text only
-    (``-``, ``N/A``); a starred value (``4*``) keeps its star in the text.
+    (``-``, ``N/A``, and a number beyond any game value, ``numbers.MAX_GAME_VALUE``: the
+    after-read chain says so); a starred value (``4*``) keeps its star in the text.
     (Cached: an export holds 65,000 characteristics and a few hundred distinct ones; a ``Stat``
     is immutable, so one object can serve them all.)"""
     canonical = canonical_stat_text(text)
@@ -48,8 +54,20 @@ def parse_stat(text: str) -> Stat:
         return Stat(text=canonical, dice=dice)
     number = _NUMBER.match(canonical)
     if number:
-        return Stat(text=canonical, value=int(number.group(1)))
+        return Stat(text=canonical, value=game_int(number.group(1)))
     return Stat(text=canonical)
+
+
+def out_of_range(stat: Stat) -> bool:
+    """True for a characteristic printed as a number (or dice) that no game value can be: it
+    kept its text and has no typed value (``parse_stat``)."""
+    if stat.value is not None or stat.dice is not None:
+        return False
+    text = stat.text.rstrip("*").strip()
+    number = _NUMBER.match(text)
+    if number:
+        return game_int(number.group(1)) is None
+    return _DICE.match(text) is not None
 
 
 def stat_from_export(text: str, suffix: str = "") -> Stat:

@@ -10,6 +10,7 @@ from typing import Any, cast
 from lark import Token, Transformer, v_args
 
 from wahanorm.blocks import grammar
+from wahanorm.blocks.parse.numbers import printed_int
 from wahanorm.blocks.rules_text import RulesText, Sections
 from wahanorm.contract.models import RuleSection
 from wahanorm.errors import ParseFailure
@@ -81,8 +82,8 @@ class _Build(Transformer[Token, object]):
         return name, number
 
     @v_args(inline=True)
-    def cost_line(self, token: Token) -> int:
-        return int(re.sub(r"\D", "", str(token)))
+    def cost_line(self, token: Token) -> int | None:
+        return printed_int(str(token))
 
     @v_args(inline=True)
     def source_line(self, token: Token) -> tuple[str, str | None]:
@@ -94,7 +95,7 @@ class _Build(Transformer[Token, object]):
 
     def entry(self, items: list[object]) -> StratagemEntry:
         name, number = cast(tuple[str, str | None], items[0])
-        cp = cast(int, items[1])
+        cp = cast(int | None, items[1])
         source, category = cast(tuple[str, str | None], items[2])
         flavour = [i for i in items[3:] if isinstance(i, str)]
         sections = [i for i in items[3:] if isinstance(i, _Section)]
@@ -266,7 +267,7 @@ def entry_without_lark(grammar_text: str) -> StratagemEntry | None:
     return StratagemEntry(
         name=name.group(0).strip(),
         rule_number=number or None,
-        cp=int(re.sub(r"\D", "", cost.group(0))),
+        cp=printed_int(cost.group(0)),
         source=source,
         category=category,
         flavour="\n".join(flavour) or None,

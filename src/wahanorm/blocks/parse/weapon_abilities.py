@@ -11,6 +11,7 @@ from typing import NamedTuple
 from lark import Token, Transformer, v_args
 
 from wahanorm.blocks import grammar
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.stats import canonical_stat_text
 from wahanorm.contract.ids import slugify
 from wahanorm.contract.models import WeaponAbility
@@ -45,9 +46,13 @@ class _ToModels(Transformer[Token, object]):
         match = _ANTI.match(_spaced(str(token)))
         assert match, token
         keyword = _spaced(match.group("keyword")).upper()
-        threshold = int(match.group("threshold"))
+        printed = match.group("threshold")
+        threshold = game_int(printed)  # None: a roll no die gives (kept in the name only)
         return WeaponAbility(
-            id="anti", name=f"ANTI-{keyword} {threshold}+", keyword=keyword, threshold=threshold
+            id="anti",
+            name=f"ANTI-{keyword} {threshold if threshold is not None else printed}+",
+            keyword=keyword,
+            threshold=threshold,
         )
 
     @v_args(inline=True)

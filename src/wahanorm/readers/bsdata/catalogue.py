@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from wahanorm.blocks.parse.numbers import read_number
 from wahanorm.contract.ids import slugify
 from wahanorm.readers.bsdata.dataset import DataSet, own_conditions
 from wahanorm.readers.bsdata.nodes import Document, Node
@@ -319,15 +320,20 @@ def _detachments(
             found.detachments.append(DetachmentEntry(choice, faction, document, mode))
 
 
-def cost_value(entry: Node, cost_names: dict[str, str], wanted: str) -> float:
-    """The value of the cost named ``wanted`` (lower case) of ``entry``; 0 when none."""
+def cost_value(
+    entry: Node, cost_names: dict[str, str], wanted: str, data: DataSet | None = None
+) -> float:
+    """The value of the cost named ``wanted`` (lower case) of ``entry``; 0 when none, or when
+    it is no number a cost can be (said, when ``data`` is given: ``costs.value_of``)."""
+    from wahanorm.readers.bsdata.costs import value_of
+
     for cost in entry.items("costs"):
         name = cost_names.get(cost.get("typeId"), cost.name).strip().lower()
         if name == wanted:
-            try:
-                return float(cost.get("value", "0"))
-            except ValueError:
-                return 0.0
+            if data is None:
+                value = read_number(cost.get("value", "0"))
+                return value if isinstance(value, float) else 0.0
+            return value_of(data, cost, "cost") or 0.0
     return 0.0
 
 

@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wahanorm.blocks.parse.numbers import OUT_OF_RANGE, read_number
 from wahanorm.contract.models import Points
 from wahanorm.readers.bsdata.dataset import DataSet, compare, modifiers, own_conditions
 from wahanorm.readers.bsdata.nodes import Node
 from wahanorm.readers.bsdata.text import clean_name, untagged
+from wahanorm.readers.bsdata.walk import MAX_LINK_DEPTH
 
 POINTS = "pts"
 """The name of the points cost type."""
@@ -81,17 +83,34 @@ def _is_points(cost: Node, ids: set[str]) -> bool:
     return cost.get("typeId") in ids or cost.name.strip().lower() == POINTS
 
 
-def points_of(entry: Node, link: Node | None, ids: set[str]) -> float | None:
-    """The ``pts`` cost of ``entry`` (its link's, when the link gives one); None when none."""
+def value_of(data: DataSet, node: Node, what: str, default: str = "0") -> float | None:
+    """The number in ``node``'s ``value`` (a cost, a constraint's count, a modifier's value);
+    None when it is no number, or a number no game value can be (``numbers.MAX_GAME_VALUE``,
+    ``inf``, ``nan``: an ``out-of-range`` warning at the node, once)."""
+    raw = node.attrs.get("value", default)
+    value = read_number(raw)
+    if value is OUT_OF_RANGE:
+        if data.report.first_time("out-of-range", f"{node.file}\x00{node.line}\x00{what}"):
+            data.report.warning(
+                "out-of-range",
+                f"{node.tag} {node.name!r}: {what} {raw[:40]!r} is no value a game can have; "
+                "left out",
+                line=node.line,
+                path=node.file,
+            )
+        return None
+    return value if isinstance(value, float) else None
+
+
+def points_of(data: DataSet, entry: Node, link: Node | None, ids: set[str]) -> float | None:
+    """The ``pts`` cost of ``entry`` (its link's, when the link gives one); None when none, or
+    when it is no number (or none a cost can be: ``value_of``)."""
     for holder in (link, entry):
         if holder is None:
             continue
         for cost in holder.items("costs"):
             if _is_points(cost, ids):
-                try:
-                    return float(cost.get("value", "0"))
-                except ValueError:
-                    return None
+                return value_of(data, cost, "cost")
     return None
 
 
@@ -166,11 +185,13 @@ def in_order(data: DataSet, children: list[Node]) -> list[Node]:
 def _slot_entry(
     data: DataSet, entry: Node, link: Node | None, ids: set[str], found: list[Slot], seen: set[int]
 ) -> None:
-    if _hidden(data, entry, link) or id(entry) in seen:
+    # ``seen`` holds the entries and groups open around this one: a cycle ends, and so does a
+    # chain longer than the walk of the unit follows (``walk.MAX_LINK_DEPTH``, said there)
+    if _hidden(data, entry, link) or id(entry) in seen or len(seen) >= MAX_LINK_DEPTH:
         return
     if entry.get("type") in ("model", "unit") or _has_unit_profile(data, entry):
-        low, high = bounds(entry, link)
-        cost = points_of(entry, link, ids) or 0.0
+        low, high = bounds(data, entry, link)
+        cost = points_of(data, entry, link, ids) or 0.0
         found.append(Slot(clean_name(entry.name), low, high, cost, epic=_is_epic(entry, link)))
         return
     seen.add(id(entry))
@@ -202,7 +223,7 @@ def _slot_group(
     found: list[Slot],
     seen: set[int],
 ) -> None:
-    if id(group) in seen or _hidden(data, group, link):
+    if id(group) in seen or len(seen) >= MAX_LINK_DEPTH or _hidden(data, group, link):
         return
     seen.add(id(group))
     inner = _inner(data, group, link, ids, seen)
@@ -221,10 +242,10 @@ def _slot_group(
         found.append(Slot(clean_name(group.name), min(lows), high, 0.0, tuple(lines)))
         return
     name = clean_name(group.name)
-    if not _has_bounds(group, link) and _uncounted(name) == name:
+    if not _has_bounds(data, group, link) and _uncounted(name) == name:
         found.extend(inner)
         return
-    own = _constraints(group, link)
+    own = _constraints(data, group, link)
     low_in, high_in = _total(inner)
     high = own.get("max", high_in if high_in is not None else -1)
     costs = {slot.cost for slot in inner}
@@ -250,7 +271,7 @@ def _hidden(data: DataSet, node: Node, link: Node | None) -> bool:
     return data.hidden(node) or (link is not None and data.hidden(link))
 
 
-def _constraints(node: Node, link: Node | None) -> dict[str, int]:
+def _constraints(data: DataSet, node: Node, link: Node | None) -> dict[str, int]:
     found: dict[str, int] = {}
     for holder in (node, link):  # the link's constraints win over its target's
         if holder is None:
@@ -262,20 +283,19 @@ def _constraints(node: Node, link: Node | None) -> dict[str, int]:
                 and constraint.get("field") == "selections"
                 and constraint.get("scope") == "parent"
             ):
-                try:
-                    found[kind] = int(float(constraint.get("value")))
-                except ValueError:
-                    continue
+                value = value_of(data, constraint, "count of selections", "")
+                if value is not None:  # a count beyond any unit's is no bound (said)
+                    found[kind] = int(value)
     return found
 
 
-def _has_bounds(node: Node, link: Node | None) -> bool:
-    return bool(_constraints(node, link))
+def _has_bounds(data: DataSet, node: Node, link: Node | None) -> bool:
+    return bool(_constraints(data, node, link))
 
 
-def bounds(node: Node, link: Node | None) -> tuple[int, int | None]:
+def bounds(data: DataSet, node: Node, link: Node | None) -> tuple[int, int | None]:
     """(min, max) selections of ``node`` in its parent; max None when unbounded (-1 or none)."""
-    found = _constraints(node, link)
+    found = _constraints(data, node, link)
     high = found.get("max")
     return found.get("min", 0), high if high is not None and high >= 0 else None
 
@@ -327,9 +347,8 @@ def cost_rules(
 
 
 def _cost_rule(data: DataSet, modifier: Node, guards: list[Node], entry: Node) -> CostRule | None:
-    try:
-        value = float(modifier.get("value"))
-    except ValueError:
+    value = value_of(data, modifier, "cost", "")
+    if value is None:
         return None
     models: list[tuple[str, str]] = []
     units: list[tuple[str, str]] = []
@@ -398,10 +417,10 @@ def sizes(found: list[Slot], rules: list[CostRule]) -> list[int]:
     starts: set[int] = set()
     for rule in rules:
         for kind, raw in rule.models:
-            try:
-                value = int(float(raw))
-            except ValueError:
+            number = read_number(raw)
+            if not isinstance(number, float):
                 continue
+            value = int(number)
             if kind == "equalTo":
                 printed.add(value)
             elif kind in ("greaterThan", "atMost"):
@@ -422,10 +441,10 @@ def unit_tiers(rules: list[CostRule]) -> list[tuple[int, int | None]]:
     starts = {1}
     for rule in rules:
         for kind, raw in rule.units:
-            try:
-                value = int(float(raw))
-            except ValueError:
+            number = read_number(raw)
+            if not isinstance(number, float):
                 continue
+            value = int(number)
             # ``atLeast N`` earlier units: the (N+1)th unit on; ``greaterThan N``: the (N+2)th
             starts.add(
                 value + 1 if kind == "atLeast" else value + 2 if kind == "greaterThan" else value

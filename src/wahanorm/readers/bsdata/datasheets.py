@@ -133,7 +133,7 @@ def _points(
     counts: _Counts,
     found: list[Slot],
 ) -> list[Points]:
-    base = points_of(entry, link, ids)
+    base = points_of(data, entry, link, ids)
     rules, unread = cost_rules(data, entry, link, ids)
     if base is None and (any(slot.cost for slot in found) or rules):
         base = 0.0  # priced by its models alone, or by modifiers that set each size's cost

@@ -34,6 +34,11 @@ TEXTS = TEXT_ELEMENTS | {"characteristic"}
 
 Form = Literal["xml", "json"]
 
+MAX_DEPTH = 100
+"""The deepest nesting of elements a file may hold (the real data sets nest 11 deep, counting
+the root and text elements; the containers such as ``<profiles>`` are not counted). A deeper
+file is refused: whatever reads the tree may then walk it without a recursion limit."""
+
 
 class Node:
     """One element of a BSData file.
@@ -179,14 +184,26 @@ class Document:
         return self.root.get("library") == "true"
 
 
+class _Refused(Exception):
+    """Raised by an expat handler to stop a file that holds what no BattleScribe file holds."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class FileError(Exception):
     """A file that is not well-formed XML or JSON, with where the parser stopped."""
 
-    def __init__(self, message: str, line: int | None, column: int | None) -> None:
+    def __init__(
+        self, message: str, line: int | None, column: int | None, refused: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
+        self.refused = refused
+        """Well-formed, maybe, but holding what no BattleScribe file holds."""
 
 
 # ---------------------------------------------------------------------------------------- XML
@@ -194,22 +211,35 @@ class FileError(Exception):
 
 def load_xml(data: bytes, path: str) -> Document:
     """An XML ``.cat``/``.gst`` as a ``Document``; raises ``FileError`` when it is not
-    well-formed (no external entity is read, no network touched)."""
+    well-formed, or holds what no BattleScribe file holds: a DTD that declares an entity (no
+    entity is ever expanded: refused at its declaration, before any reference), an encoding
+    not known, elements nested deeper than ``MAX_DEPTH``. No external entity is read, no
+    network touched."""
     parser = expat.ParserCreate()  # no namespace handling: a prefix is cut from each name
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = True
     parser.buffer_size = 1 << 16
+
+    def entity(name: str, *_rest: object) -> None:
+        raise _Refused(f"the DTD declares the entity {name[:40]!r} (no BattleScribe file has one)")
+
+    parser.EntityDeclHandler = entity
     root = _build_on(parser, path)
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
         message = expat.ErrorString(error.code) or str(error)
         raise FileError(message, error.lineno, error.offset + 1) from None
+    except _Refused as refused:
+        raise FileError(refused.message, parser.CurrentLineNumber, None, True) from None
+    except (LookupError, ValueError) as error:  # the encoding its declaration names
+        raise FileError(f"its encoding cannot be read ({str(error)[:100]})", 1, 1, True) from None
     finally:
         # the handlers close over the parser and the tree: let go of them, or the tree lives
         # on in that cycle until the cyclic collector (off while reading) gets to it
         parser.StartElementHandler = parser.EndElementHandler = None
         parser.CharacterDataHandler = None
+        parser.EntityDeclHandler = None
     if not root:
         raise FileError("no root element", 1, 1)
     return Document(path, "xml", root[0])
@@ -241,9 +271,12 @@ def _build_on(parser: Any, path: str) -> list[Node]:
     blank = object.__new__
     push = opened.append
     pop = opened.pop
+    deepest = MAX_DEPTH
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         nonlocal owner, container, text
+        if len(opened) >= deepest:
+            raise _Refused(f"elements nested deeper than {deepest} (real data sets nest 11 deep)")
         if text is not None:  # an element of text's own text ends at its first child
             opened[-1][0].text = "".join(text)
             text = None
@@ -321,7 +354,7 @@ def load_json(data: bytes, path: str) -> Document:
         raise FileError(f"not a BSData file: the top level holds {tag!r}", 1, 1)
     spans = iter(_object_spans(data))
     next(spans)  # the outer object, around the catalogue's own
-    root = _json_node(tag, body, "", spans, path)
+    root = _json_node(tag, body, "", spans, path, 1)
     return Document(path, "json", root)
 
 
@@ -377,8 +410,17 @@ def _scalar(value: object) -> str:
     return str(value)
 
 
-def _json_node(tag: str, body: dict[str, Any], container: str, spans: Any, path: str) -> Node:
+def _json_node(
+    tag: str, body: dict[str, Any], container: str, spans: Any, path: str, depth: int
+) -> Node:
     line, end = next(spans, (0, 0))
+    if depth > MAX_DEPTH:
+        raise FileError(
+            f"objects nested deeper than {MAX_DEPTH} (real data sets nest 11 deep)",
+            line,
+            None,
+            True,
+        )
     attrs: dict[str, str] = {}
     node = Node(tag, attrs, container, "", [], line, end, path)
     children = node.children
@@ -394,11 +436,11 @@ def _json_node(tag: str, body: dict[str, Any], container: str, spans: Any, path:
             element = _singular(key)
             for item in value:
                 if isinstance(item, dict):
-                    children.append(_json_node(element, item, key, spans, path))
+                    children.append(_json_node(element, item, key, spans, path, depth + 1))
                 elif isinstance(item, str):  # a repeated text element (a rule's aliases)
                     children.append(Node(key, {}, "", item, [], line, line, path))
         elif isinstance(value, dict):
-            children.append(_json_node(key, value, "", spans, path))
+            children.append(_json_node(key, value, "", spans, path, depth + 1))
         elif key == "$text":
             node.text = _scalar(value)
         elif key in TEXT_ELEMENTS:

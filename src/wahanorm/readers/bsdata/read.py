@@ -85,7 +85,7 @@ def load(file: Source, report: Report) -> Document | None:
     except FileError as error:
         report.error(
             "malformed-file",
-            f"not a well-formed BSData file: {error.message}",
+            f"{'refused' if error.refused else 'not a well-formed BSData file'}: {error.message}",
             line=error.line,
             column=error.column,
             excerpt=_excerpt(body, error.line, error.column),
@@ -103,22 +103,53 @@ def load(file: Source, report: Report) -> Document | None:
     return document
 
 
+MAX_MEMBERS = 4
+"""The most entries a zipped ``.catz``/``.gstz`` may list (BattleScribe writes one file; a
+folder entry or two beside it are allowed), counted from the archive's end record before its
+directory is read."""
+_END_RECORD = b"PK\x05\x06"
+_MAX_DIRECTORY = 1 << 20
+"""The largest directory (its entries' headers and names) of so few entries."""
+_CHUNK = 1 << 20
+
+
 def _unzipped(data: bytes, shown: str, report: Report) -> bytes | None:
-    """The one file inside a zipped ``.catz``/``.gstz``."""
+    """The one file inside a zipped ``.catz``/``.gstz``, read by its real size: decompressed a
+    chunk at a time and stopped past the per-input limit, whatever its header says."""
     try:
+        listed, directory = _listed_members(data)
+        if listed > MAX_MEMBERS or directory > _MAX_DIRECTORY:
+            raise zipfile.BadZipFile(f"{listed} entries listed, not one file")
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             inside = [i for i in archive.infolist() if not i.is_dir()]
             if len(inside) != 1:
                 raise zipfile.BadZipFile(f"{len(inside)} files inside, not one")
-            if inside[0].file_size > MAX_INPUT_BYTES:
-                raise zipfile.BadZipFile(
-                    f"the file inside is {inside[0].file_size} bytes, over the "
-                    f"{MAX_INPUT_BYTES} byte limit for one input"
-                )
-            return archive.read(inside[0])
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
+            chunks: list[bytes] = []
+            size = 0
+            with archive.open(inside[0]) as member:
+                while chunk := member.read(_CHUNK):
+                    size += len(chunk)
+                    if size > MAX_INPUT_BYTES:
+                        raise zipfile.BadZipFile(
+                            f"the file inside is over the {MAX_INPUT_BYTES} byte limit for one "
+                            "input (decompressed)"
+                        )
+                    chunks.append(chunk)
+            return b"".join(chunks)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as error:
         report.error("malformed-file", f"not a readable zipped catalogue: {error}", path=shown)
         return None
+
+
+def _listed_members(data: bytes) -> tuple[int, int]:
+    """How many entries the archive's end record lists and the size of its directory in bytes
+    (the directory is read by its size: both are bounded); raises ``BadZipFile`` when there is
+    no end record (its last 64 KiB hold it)."""
+    at = data.rfind(_END_RECORD, max(0, len(data) - (1 << 16) - 22))
+    if at < 0 or at + 22 > len(data):
+        raise zipfile.BadZipFile("no end of central directory")
+    count = int.from_bytes(data[at + 10 : at + 12], "little")
+    return count, int.from_bytes(data[at + 12 : at + 16], "little")
 
 
 def _excerpt(data: bytes, line: int | None, column: int | None) -> str | None:

@@ -13,7 +13,11 @@ ZIP = b"PK\x03\x04"
 JSON_ROOT = re.compile(rb'^\s*\{\s*"(catalogue|gameSystem)"\s*:\s*\{')
 _XML_ROOT = re.compile(rb"<(?:[\w.-]+:)?(catalogue|gameSystem)[\s>]")
 _BATTLESCRIBE = b"battlescribe.net/schema"
-_PROLOG = re.compile(rb"^(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", re.DOTALL)
+# a DOCTYPE with its internal subset (``[<!ENTITY …>]``) too: such a file is recognised, and
+# its reader refuses the entities aloud (``nodes.load_xml``)
+_PROLOG = re.compile(
+    rb"^(?:\s|<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[[^\]]*\])?\s*>)*", re.DOTALL
+)
 
 
 def is_bsdata(path: Path, head: bytes) -> bool:

@@ -104,7 +104,7 @@ def detachments(data: DataSet, found: Contents) -> list[Detachment | DetachmentR
     for detachment in found.detachments:
         entry = detachment.entry
         name = clean_name(entry.name)
-        dp = cost_value(entry, names, DETACHMENT_COST)
+        dp = cost_value(entry, names, DETACHMENT_COST, data)
         entities.append(
             Detachment(
                 id=make_id(detachment.faction, name),
@@ -190,7 +190,7 @@ def _enhancement(
         return None
     faction = detachment.faction
     namespace = clean_name(detachment.entry.name)
-    cost = points_of(entry, None, ids)
+    cost = points_of(data, entry, None, ids)
     texts = [
         clean_text("\n".join(value for _, value in characteristics(profile)))
         for profile in entry.items("profiles")

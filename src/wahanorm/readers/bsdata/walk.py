@@ -2,7 +2,9 @@
 
 A datasheet in BSData is a selection entry (type ``unit`` or ``model``) whose parts sit below it
 or behind links to shared entries, groups, profiles and rules. ``collect`` walks that tree once
-(each element at most once per unit, so a cycle of links ends) and files every profile and rule
+(each entry and group at most once per unit, so a cycle of links ends; an info group that links
+back to itself ends at the link, and a chain of links or nested entries longer than
+``MAX_LINK_DEPTH`` at its last: a ``link-loop`` warning) and files every profile and rule
 it meets with its *level*: ``unit`` (the datasheet's own entry), ``model`` (a model entry of the
 unit) or ``wargear`` (an upgrade: a weapon, a piece of wargear). What the default roster does
 not show is left out (``DataSet.hidden``: Crusade and Boarding Actions content), and so are the
@@ -52,6 +54,12 @@ def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> Un
     return walker.tree
 
 
+MAX_LINK_DEPTH = 64
+"""The longest chain of entries and groups (nested or linked) a unit's tree is followed down,
+and of info groups: far beyond the real data sets' (8 entries and groups, one info group, in
+the 47 files of BSData's 10th edition and the 42 of its 11th), and far within Python's
+recursion limit."""
+
 _INFO = frozenset({"profiles", "rules", "infoGroups", "infoLinks"})
 """The containers of an entry that hold (or link) its profiles and rules."""
 
@@ -62,6 +70,10 @@ class _Walker:
     skip: set[int]
     tree: UnitTree = field(default_factory=UnitTree)
     seen: set[int] = field(default_factory=set)
+    depth: int = 0
+    """How many entries and groups are open around the one being walked."""
+    open_groups: set[int] = field(default_factory=set)
+    """``id()`` of the info groups open around the one being walked."""
 
     def entry(self, entry: Node, level: Level, link: Node | None) -> None:
         key = id(entry)
@@ -70,12 +82,17 @@ class _Walker:
         hidden = self.data.hidden
         if hidden(entry) or (link is not None and hidden(link)):
             return
+        if self.depth >= MAX_LINK_DEPTH:
+            self.too_deep(link or entry)
+            return
         self.seen.add(key)
         if entry.attrs.get("type") == "model" and level != "unit":
             self.tree.models.append(entry)
+        self.depth += 1
         if link is not None and link.children:
             self.children(link.children, level, entry)
         self.children(entry.children, level, entry)
+        self.depth -= 1
 
     def group(self, group: Node, level: Level, link: Node | None) -> None:
         key = id(group)
@@ -84,10 +101,31 @@ class _Walker:
         hidden = self.data.hidden
         if hidden(group) or (link is not None and hidden(link)):
             return
+        if self.depth >= MAX_LINK_DEPTH:
+            self.too_deep(link or group)
+            return
         self.seen.add(key)
+        self.depth += 1
         if link is not None and link.children:
             self.children(link.children, level, None)
         self.children(group.children, level, None)
+        self.depth -= 1
+
+    def too_deep(self, node: Node, loop: bool = False) -> None:
+        """A ``link-loop`` warning at ``node`` (once per element, however many units meet it)."""
+        report = self.data.report
+        if report.first_time("link-loop", f"{node.file}\x00{node.line}\x00{node.id}"):
+            why = (
+                "links back to an info group it is inside"
+                if loop
+                else f"is deeper than {MAX_LINK_DEPTH} nested or linked entries and groups"
+            )
+            report.warning(
+                "link-loop",
+                f"{node.tag} {node.name!r} {why}; not followed further",
+                line=node.line,
+                path=node.file,
+            )
 
     def children(self, children: list[Node], level: Level, owner: Node | None) -> None:
         """The children of an entry (``owner``) or of a group (``owner`` None: its entries
@@ -128,8 +166,14 @@ class _Walker:
             elif target.tag == "rule":
                 self.tree.rules.append(Part(target, level, owner, child))
             elif target.tag == "infoGroup":
+                key = id(target)
+                if key in self.open_groups or len(self.open_groups) >= MAX_LINK_DEPTH:
+                    self.too_deep(child, loop=key in self.open_groups)
+                    return
+                self.open_groups.add(key)
                 for item in target.children:
                     self.info(item, level, owner)
+                self.open_groups.discard(key)
 
 
 def _level_of(entry: Node) -> Level:

@@ -312,8 +312,16 @@ class _Reader:
             index += 1
 
     def cost(self, line: Line, points: Points | None) -> None:
-        """One cost line, with its line."""
-        assert points is not None  # the row's pattern checked the cost
+        """One cost line, with its line (the row's pattern checked its digits: None is a cost
+        no unit can have, ``numbers.MAX_GAME_VALUE``)."""
+        if points is None:
+            self.report.warning(
+                "bad-cost",
+                f"cost line {line.text[:60]!r}: its cost is no number of points a unit can "
+                "have; left out",
+                line=line.number,
+            )
+            return
         self.draft.costs.append(CostLine(points, At(line.number)))
 
     def leader_section(self, line: Line, body: list[Line]) -> None:

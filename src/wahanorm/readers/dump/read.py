@@ -21,6 +21,7 @@ from wahanorm.blocks.datasheet import DatasheetDraft, UnitRef, build_datasheet
 from wahanorm.blocks.edition import page_edition
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
+from wahanorm.blocks.parse.numbers import printed_int
 from wahanorm.blocks.parse.rule_tables import read_tables
 from wahanorm.blocks.parse.stratagems import parse_entry, split_source, stratagem_fields
 from wahanorm.blocks.parse.timing import derive_timing
@@ -290,6 +291,12 @@ def _read_stratagem(block: Block, path: str, report: Report) -> Stratagem | None
             f"stratagem {entry.name!r} has no WHEN, TARGET or EFFECT (the text was cut off?)",
             block.first,
         )
+    if entry.cp is None:  # its grammar read a CP line: digits no cost can be
+        report.warning(
+            "out-of-range",
+            f"stratagem {entry.name!r}: its CP cost is no number a cost can be; left out",
+            block.first,
+        )
     sections = [(label, [text for _, text in lines]) for label, _, lines in body.parts]
     fields = stratagem_fields(rules_text.dump_sections(sections))
     return Stratagem(
@@ -356,6 +363,20 @@ def _as_enhancement(block: Block) -> Block:
     return Block("enhancement", block.lines)
 
 
+def _cost(line: Line, name: str, report: Report) -> int | None:
+    """The points of an enhancement's cost line (``25 pts``); None, with a ``bad-cost`` warning,
+    for a cost no enhancement can have (``numbers.MAX_GAME_VALUE``)."""
+    cost = printed_int(line.text)
+    if cost is None:
+        report.warning(
+            "bad-cost",
+            f"enhancement {name[:60]!r}: its cost {line.text[:40]!r} is no number of points an "
+            "enhancement can have; left out",
+            line.number,
+        )
+    return cost
+
+
 def _enhancement(
     block: Block, path: str, report: Report, datasheet: DatasheetDraft | None
 ) -> Enhancement:
@@ -363,7 +384,7 @@ def _enhancement(
     cost line."""
     name = block.lines[0].text.removeprefix("- ").strip()
     has_cost = len(block.lines) > 1 and POINTS_LINE.match(block.lines[1].text) is not None
-    cost = int(re.sub(r"\D", "", block.lines[1].text)) if has_cost else None
+    cost = _cost(block.lines[1], name, report) if has_cost else None
     detachment, flavour, text = _detachment_entry(block.lines[2 if has_cost else 1 :])
     if not text:
         report.warning("empty-text", f"enhancement {name!r} has no text", block.first)
@@ -527,7 +548,7 @@ def _listed_enhancement(
         "its detachment and text are not in this input",
         name_line.number,
     )
-    cost = int(re.sub(r"\D", "", cost_line.text)) if cost_line else None
+    cost = _cost(cost_line, name_line.text, report) if cost_line else None
     last = cost_line or name_line
     return Enhancement(
         id=make_id(datasheet.faction, name_line.text),

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from wahanorm.blocks.clean.lines import Line
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.errors import Report
 
 DATASHEET_WRAPPER = "=== DATASHEET ==="
@@ -471,8 +472,8 @@ def _costs(text: str) -> list[tuple[str, str]]:
         match = re.match(r"(?P<count>[1-9]\d*) (?P<word>models?)(?P<tail>\d.*)$", rest)
         if match is None:
             return rows if not rest.strip() else []
-        count = int(match.group("count"))
-        if count <= previous:
+        count = game_int(match.group("count"))
+        if count is None or count <= previous:  # no count of models a unit can have
             return []
         tail = match.group("tail")
         cut = _next_row(tail, count)

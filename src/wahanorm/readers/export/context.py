@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wahanorm.blocks.edition import Edition, as_edition, link_edition
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.models import Ability, SourceRef, Weapon
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign
@@ -343,4 +344,5 @@ class ExportContext:
 
 def _int_edition(text: str) -> Edition | None:
     value = text.strip()
-    return as_edition(int(value)) if value.isdigit() else None
+    number = game_int(value) if value.isdigit() else None
+    return as_edition(number) if number is not None else None

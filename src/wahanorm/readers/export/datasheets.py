@@ -29,6 +29,7 @@ from wahanorm.blocks.datasheet import (
 )
 from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.points import CostTable, Tier
 from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
 from wahanorm.blocks.parse.weapon_abilities import (
@@ -585,7 +586,7 @@ def _lines(ctx: ExportContext, table: str, linked: _Linked, key: str) -> list[st
 
 def _line_number(row: Record) -> int:
     raw = row.get("line")
-    return int(raw) if raw.isdigit() else 0
+    return (game_int(raw) or 0) if raw.isdigit() else 0
 
 
 def _costs(ctx: ExportContext, rows: list[Record]) -> list[CostLine]:

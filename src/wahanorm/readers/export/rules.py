@@ -12,6 +12,7 @@ import re
 from wahanorm.blocks import rules_text
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.rules_text import content_lines
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Detachment, DetachmentRule, Enhancement, Rule
@@ -70,8 +71,8 @@ def _whole_number(ctx: ExportContext, table: str, record: Record, column: str) -
     raw = record.get(column).strip()
     if not raw:
         return None
-    if raw.isdigit():
-        return int(raw)
+    if raw.isdigit() and (value := game_int(raw)) is not None:
+        return value
     ctx.report.warning(
         "bad-value",
         f"{table}: {column} {raw!r} is not a whole number; left out",
@@ -170,8 +171,8 @@ def _cost(ctx: ExportContext, table: str, record: Record) -> int | None:
             line=record.line_start,
             path=ctx.path(table),
         )
-    if match:
-        return int(match.group("points"))
+    if match and (points := game_int(match.group("points"))) is not None:
+        return points
     ctx.report.warning(
         "bad-cost",
         f"cost {raw!r} is not a number of points; left out",

@@ -16,6 +16,7 @@ from typing import Any
 from wahanorm.blocks import rules_text
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse import stratagems as stratagem_text
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.stratagems import split_source
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.blocks.rules_text import RulesText
@@ -170,8 +171,8 @@ def _stratagem(ctx: ExportContext, record: Record, tally: TimingTally) -> Strata
 def _cp(ctx: ExportContext, record: Record, name: str) -> int | None:
     raw = record.get("cp_cost").strip()
     match = _CP.match(raw)
-    if match:
-        return int(match.group(1))
+    if match and (cp := game_int(match.group(1))) is not None:
+        return cp
     ctx.report.info(
         "no-cp",
         f"stratagem {name!r} has no CP cost ({raw!r}); cp left empty",

@@ -28,6 +28,7 @@ from wahanorm.blocks import rules_text
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.stratagems import split_source, stratagem_fields, whole_effect
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.blocks.rules_text import RulesText
@@ -229,6 +230,13 @@ def _stratagem(
         ctx.report.info(
             "no-cp", f"stratagem {head.name!r} prints no CP cost; cp left empty", wrap.sourceline
         )
+    elif game_int(cp.group(1)) is None:
+        ctx.report.warning(
+            "out-of-range",
+            f"stratagem {head.name!r}: its CP cost {cp.group(1)[:40]!r} is no number a cost "
+            "can be; left out",
+            wrap.sourceline,
+        )
     legend = dom.select_one(wrap, "div", "str11Legend")
     flavour = "\n".join(dom.text_lines(legend)) if legend is not None else ""
     fields = _stratagem_fields(head.name, body, ctx, wrap.sourceline)
@@ -236,7 +244,7 @@ def _stratagem(
         id=make_id(source, head.name),
         name=head.name,
         sources=sources,
-        cp=int(cp.group(1)) if cp else None,
+        cp=game_int(cp.group(1)) if cp else None,
         source=source,
         category=category,
         rule_number=head.number,

@@ -29,6 +29,7 @@ from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.html_text import nested_line
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Detachment, DetachmentRule, Rule, SourceRef
 from wahanorm.readers.base import Entity
@@ -245,7 +246,7 @@ def _cost(
             f"detachment {name!r}: no force disposition beside its cost ({title!r}); left out",
             line,
         )
-    return (int(match.group(1)) if match else None), (value.strip() if colon else None) or None
+    return (game_int(match.group(1)) if match else None), (value.strip() if colon else None) or None
 
 
 def _container(head: Element) -> Element | None:

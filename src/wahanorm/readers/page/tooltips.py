@@ -26,6 +26,7 @@ from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.parse import labelled_rule
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.blocks.parse.labelled_rule import split_rule_number
+from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.stratagems import split_source, stratagem_fields, whole_effect
 from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.contract.ids import make_id
@@ -268,7 +269,15 @@ def read_enhancement(
     # An 11th-edition upgrade prints the word in its name: ``<span class="EnhUpgrade">``.
     upgrade = True if dom.select_one(title, "span", _UPGRADE) is not None else None
     name = parts[0] if parts else ""
-    cost = next((int(m.group(1)) for p in parts[1:] if (m := _PTS.search(p))), None)
+    printed = next((m.group(1) for p in parts[1:] if (m := _PTS.search(p))), None)
+    cost = game_int(printed) if printed is not None else None
+    if printed is not None and cost is None:
+        ctx.report.warning(
+            "bad-cost",
+            f"enhancement {name[:60]!r}: its cost {printed[:40]!r} is no number of points an "
+            "enhancement can have; left out",
+            span.sourceline,
+        )
     detachment = _detachment(span) or detachment
     if not name:
         ctx.report.error("missing-field", "enhancement without a name", span.sourceline)
@@ -304,6 +313,13 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
     source, category = split_source(dom.text(type_el))
     cp_el = dom.select_one(wrap, "div", "str10CP")
     cp = _CP.search(dom.text(cp_el)) if cp_el is not None else None
+    if cp is not None and game_int(cp.group(1)) is None:
+        ctx.report.warning(
+            "out-of-range",
+            f"stratagem {name!r}: its CP cost {cp.group(1)[:40]!r} is no number a cost can be; "
+            "left out",
+            span.sourceline,
+        )
     legend = dom.select_one(wrap, "div", "str10Legend")
     fields: dict[str, Any] = {}
     body_el = dom.select_one(wrap, "div", "str10Text")
@@ -313,7 +329,7 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
         id=make_id(source, name),
         name=name,
         sources=_source(span, ctx),
-        cp=int(cp.group(1)) if cp else None,
+        cp=game_int(cp.group(1)) if cp else None,
         source=source,
         category=category,
         flavour=("\n".join(dom.text_lines(legend)) or None) if legend is not None else None,
