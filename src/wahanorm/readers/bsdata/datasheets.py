@@ -19,7 +19,13 @@ from wahanorm.blocks.edition import Edition
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Datasheet, Points, Profile, Stat
 from wahanorm.readers.bsdata.abilities import unit_abilities
-from wahanorm.readers.bsdata.catalogue import FACTION_PREFIX, Contents, Unit, unit_faction
+from wahanorm.readers.bsdata.catalogue import (
+    FACTION_PREFIX,
+    Contents,
+    Unit,
+    catalogue_faction_name,
+    unit_faction,
+)
 from wahanorm.readers.bsdata.costs import (
     Slot,
     composition,
@@ -30,7 +36,7 @@ from wahanorm.readers.bsdata.costs import (
     slots,
 )
 from wahanorm.readers.bsdata.dataset import DataSet
-from wahanorm.readers.bsdata.nodes import Node
+from wahanorm.readers.bsdata.nodes import Document, Node
 from wahanorm.readers.bsdata.profiles import (
     invulnerable_save,
     invulnerable_scope,
@@ -60,11 +66,16 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
     characters); the chain stamps the edition itself."""
     ids = point_ids(data)
     counts = _Counts()
-    sheets = [
-        sheet
-        for unit in found.units
-        if (sheet := _datasheet(data, found, unit, ids, editions, counts)) is not None
-    ]
+    primaries: dict[str, str] = {}
+    sheets: list[Datasheet] = []
+    for unit in found.units:
+        data.primary = primary_catalogue(data, found, unit, primaries)
+        try:
+            sheet = _datasheet(data, found, unit, ids, editions, counts)
+        finally:
+            data.primary = None
+        if sheet is not None:
+            sheets.append(sheet)
     if counts.conditional_costs:
         data.report.info(
             "dropped-field",
@@ -73,6 +84,48 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             "line of the datasheet, left out",
         )
     return _with_led_by(data, sheets)
+
+
+def primary_catalogue(data: DataSet, found: Contents, unit: Unit, known: dict[str, str]) -> str:
+    """The id of the catalogue a default roster of the unit's faction has as its primary one:
+    the catalogue holding the unit's entry, unless it is a library; else, of the catalogues
+    that import the library, the one of its faction (its units' faction keyword, else the
+    faction its name names: ``Imperium - Imperial Knights`` for ``Imperium - Imperial Knights
+    - Library``), else one that imports its root entries; else the catalogue that offers the
+    unit (``known``: the answer per library, found once)."""
+    holder = data.document(unit.entry)
+    if not holder.is_library:
+        return holder.id
+    answer = known.get(holder.path)
+    if answer is None:
+        known[holder.path] = answer = _library_primary(data, found, holder)
+    return answer or unit.offered_by.id
+
+
+def _library_primary(data: DataSet, found: Contents, holder: Document) -> str:
+    keyword = found.document_factions.get(holder.path)
+    name = catalogue_faction_name(holder).casefold()
+    best: tuple[int, int] | None = None
+    answer = ""
+    for order, document in enumerate(data.documents):
+        if (
+            document.kind != "catalogue"
+            or document.is_library
+            or holder not in data.reach(document)
+        ):
+            continue
+        imports_roots = any(
+            link.get("targetId") == holder.id and link.get("importRootEntries") == "true"
+            for link in document.root.items("catalogueLinks")
+        )
+        score = (
+            2 * (keyword is not None and found.document_factions.get(document.path) == keyword)
+            + 2 * (catalogue_faction_name(document).casefold() == name)
+            + imports_roots
+        )
+        if best is None or (score, -order) > best:
+            best, answer = (score, -order), document.id
+    return answer
 
 
 def datasheet_name(entry: Node) -> str:
@@ -159,6 +212,8 @@ def _category_names(data: DataSet, holder: Node | None) -> list[str]:
         if data.hidden(link):
             continue
         target = data.lookup(link.get("targetId"))
+        if target is not None and data.hidden(target):
+            continue  # a category declared hidden: a list-building helper, no keyword
         name = clean_name(target.name if target is not None and target.name else link.name)
         if name:
             names.append(name)

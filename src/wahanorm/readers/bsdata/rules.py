@@ -2,8 +2,9 @@
 
 - A game system's shared rules are core rules (``core/deep-strike``); a catalogue's own rules
   (``rules``, ``sharedRules``) are its faction's (``orks/waaagh``), as the Wahapedia readers name
-  the same rules.
-- A detachment (``orks/war-horde``) holds its rules as detachment rules (``war-horde/get-stuck-in``,
+  the same rules; a shared rule a detachment links is that detachment's rule, not a faction's.
+- A detachment (``orks/war-horde``) holds its rules, or links shared ones (``infoLinks``, as the
+  Necrons' catalogue does), as detachment rules (``war-horde/get-stuck-in``,
   sub-abilities and RESTRICTIONS split by the shared ``split_detachment_text``); the tables a
   detachment prints (profiles of its own type, such as a D6 roll: ``1-2`` → ``[SUSTAINED HITS 1]
   ability``) are the rules' ``tables``, one row per profile under a row of the type's
@@ -24,6 +25,7 @@ from wahanorm.readers.bsdata.catalogue import (
     EnhancementEntry,
     cost_type_names,
     cost_value,
+    detachment_rules,
     document_faction,
 )
 from wahanorm.readers.bsdata.costs import point_ids, points_of
@@ -61,6 +63,8 @@ def shared_rules(data: DataSet, found: Contents) -> list[Rule]:
             )
             continue
         for rule in holders:
+            if id(rule) in found.detachment_rule_nodes:
+                continue  # a detachment's rule, linked from its entry (``detachments``)
             name = clean_name(rule.name)
             if not name:
                 _unnamed(data, rule, "rule")
@@ -117,7 +121,7 @@ def detachments(data: DataSet, found: Contents) -> list[Detachment | DetachmentR
             )
         )
         tables = _tables(entry)
-        for index, rule in enumerate(entry.items("rules")):
+        for index, (rule, _) in enumerate(detachment_rules(data, entry)):
             entities.append(_detachment_rule(data, rule, name, tables if index == 0 else []))
     return entities
 
