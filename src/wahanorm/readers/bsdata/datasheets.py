@@ -4,6 +4,9 @@ Names: the entry's, in the clean spelling, without the tag BSData appends to Leg
 (``Boss Zagstruk [Legends]`` → ``Boss Zagstruk``), so the id is the one the Wahapedia readers give
 (``orks/boss-zagstruk``). Keywords: the categories of the unit's entry, and those every model
 entry of the unit has; a category only some models have is those models' (``Profile.keywords``);
+when the unit's entry holds the model profiles, the model entry of a profile's name is that
+profile's (``Marneus Calgar``: CHARACTER is the model's, not the Victrix Honour Guard's);
+categories declared hidden are no keywords (``NON-KROOT``, list-building helpers);
 ``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
 gives them. Leader links: the units a ``Leader`` profile lists are ids in the leader's faction;
 ``led_by`` is their inverse among the datasheets read. 11th edition: a unit with the ``Support``
@@ -248,9 +251,13 @@ def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: st
         part for part in tree.profiles if part.level != "wargear" and is_invulnerable(part.node)
     ]
     profiles: list[Profile] = []
+    by_name = {clean_name(model.name).casefold(): id(model) for model in tree.models}
     for profile, part in found:
         update: dict[str, object] = {}
-        keywords = own.get(id(part.owner))
+        owner = id(part.owner)
+        if owner not in own:  # a profile the unit's entry holds: the model entry of its name
+            owner = by_name.get(profile.name.casefold(), owner)
+        keywords = own.get(owner)
         if keywords:
             update["keywords"] = keywords
         save = _save_for(data, profile, part, saves, path)
