@@ -16,7 +16,7 @@ category is a support character (``is_support``; 10th edition: null, it has none
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from wahanorm.blocks.edition import Edition
 from wahanorm.contract.ids import make_id
@@ -38,7 +38,7 @@ from wahanorm.readers.bsdata.costs import (
     points_of,
     slots,
 )
-from wahanorm.readers.bsdata.dataset import DataSet
+from wahanorm.readers.bsdata.dataset import DataSet, modifiers
 from wahanorm.readers.bsdata.nodes import Document, Node
 from wahanorm.readers.bsdata.profiles import (
     invulnerable_save,
@@ -61,6 +61,12 @@ class _Counts:
 
     conditional_costs: int = 0
     conditional_sheets: int = 0
+    conditional_keywords: set[int] = field(default_factory=set)
+    """``id()`` of the category modifiers that apply only under a condition the default roster
+    does not meet or cannot tell (another catalogue primary, a selection)."""
+    conditional_keyword_units: set[int] = field(default_factory=set)
+    conditional_stats: set[int] = field(default_factory=set)
+    """``id()`` of the profiles a modifier changes a characteristic of."""
 
 
 def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> list[Datasheet]:
@@ -79,12 +85,31 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             data.primary = None
         if sheet is not None:
             sheets.append(sheet)
+    if counts.conditional_keywords:
+        data.report.info(
+            "dropped-field",
+            f"{len(counts.conditional_keywords)} keyword modifiers of "
+            f"{len(counts.conditional_keyword_units)} units add or remove a keyword only under a "
+            "condition the default roster (its faction's catalogue primary, no detachment, no "
+            "option chosen) does not meet or cannot tell (another catalogue primary, a "
+            "selection); the contract holds no conditional keyword: the default roster's "
+            "keywords are kept",
+        )
+    if counts.conditional_stats:
+        data.report.info(
+            "dropped-field",
+            f"{len(counts.conditional_stats)} model and weapon profiles have a characteristic a "
+            "modifier changes (under a condition such as the bearer being a CHARACTER, or a "
+            "selection); the contract holds no conditional characteristic: the profile's own "
+            "values are kept",
+        )
     if counts.conditional_costs:
         data.report.info(
             "dropped-field",
             f"{counts.conditional_costs} cost modifiers of {counts.conditional_sheets} units "
-            "depend on what else is selected (a detachment, wargear, another unit); no cost "
-            "line of the datasheet, left out",
+            "depend on what else is selected (a detachment, wargear, another unit) or on "
+            "another catalogue being the primary one; no cost line of the datasheet, left out "
+            "(the default roster's cost is kept)",
         )
     return _with_led_by(data, sheets)
 
@@ -158,7 +183,10 @@ def _datasheet(
         return None
     tree = collect(data, entry, unit.link, found.skip)
     told = unit_abilities(data, tree.rules, tree.profiles, document.path)
-    keywords, factions, own = _keywords(data, entry, unit.link, tree)
+    keywords, factions, own = _keywords(data, entry, unit.link, tree, counts)
+    counts.conditional_stats.update(
+        id(part.node) for part in tree.profiles if _changes_characteristics(part.node)
+    )
     edition = editions[document.path]
     models = slots(data, entry, unit.link, ids)
     return Datasheet(
@@ -207,7 +235,12 @@ def _points(
     return cost_table(base, found, rules, tiered=edition == 11)
 
 
-def _category_names(data: DataSet, holder: Node | None) -> list[str]:
+def _category_names(
+    data: DataSet, holder: Node | None, counts: _Counts, unit: Node | None = None
+) -> list[str]:
+    """The keywords ``holder``'s categories give, with those its modifiers add or remove in the
+    default roster (a modifier whose conditions hold there); a modifier under any other
+    condition is counted in ``counts`` (for ``unit``) and left out."""
     if holder is None:
         return []
     names: list[str] = []
@@ -220,15 +253,47 @@ def _category_names(data: DataSet, holder: Node | None) -> list[str]:
         name = clean_name(target.name if target is not None and target.name else link.name)
         if name:
             names.append(name)
+    if holder.children and (holder.items("modifiers") or holder.items("modifierGroups")):
+        _category_modifiers(data, holder, names, counts, unit or holder)
     return names
 
 
+def _category_modifiers(
+    data: DataSet, holder: Node, names: list[str], counts: _Counts, unit: Node
+) -> None:
+    for modifier, guards in modifiers(holder):
+        kind = modifier.get("type")
+        if modifier.get("field") != "category" or kind not in ("add", "remove"):
+            continue
+        if modifier.get("scope") not in ("", "self") or not data.always(modifier, guards):
+            counts.conditional_keywords.add(id(modifier))
+            counts.conditional_keyword_units.add(id(unit))
+            continue
+        target = data.lookup(modifier.get("value"))
+        if target is None or data.hidden(target):
+            continue
+        name = clean_name(target.name)
+        if kind == "add" and name and name not in names:
+            names.append(name)
+        elif kind == "remove" and name in names:
+            names.remove(name)
+
+
+def _changes_characteristics(profile: Node) -> bool:
+    """True when a modifier of ``profile`` changes one of its characteristics (its ``field``
+    is a characteristic's type id)."""
+    if not profile.children:
+        return False
+    fields = {c.get("typeId") for c in profile.items("characteristics")}
+    return any(modifier.get("field") in fields for modifier, _ in modifiers(profile))
+
+
 def _keywords(
-    data: DataSet, entry: Node, link: Node | None, tree: UnitTree
+    data: DataSet, entry: Node, link: Node | None, tree: UnitTree, counts: _Counts
 ) -> tuple[list[str], list[str], dict[int, list[str]]]:
     """Unit keywords, faction keywords, and each model entry's own keywords (by ``id()``)."""
-    unit = _category_names(data, link) + _category_names(data, entry)
-    per_model = {id(model): _category_names(data, model) for model in tree.models}
+    unit = _category_names(data, link, counts, entry) + _category_names(data, entry, counts)
+    per_model = {id(model): _category_names(data, model, counts, entry) for model in tree.models}
     shared = set.intersection(*(set(v) for v in per_model.values())) if per_model else set()
     plain: set[str] = set()
     factions: set[str] = set()
