@@ -105,6 +105,9 @@ class Contents:
     """Ids of the detachments no roster offers (left out with their enhancements)."""
     chosen_by_none: set[str] = field(default_factory=set)
     """Ids of every detachment entry: the default roster has chosen none of them."""
+    rule_users: dict[int, Counter[str]] = field(default_factory=dict)
+    """``id()`` of a catalogue's rule → the factions of the datasheets that show it, with how
+    many (filled as the datasheets are read: a rule's faction is its users')."""
     detachment_rule_nodes: set[int] = field(default_factory=set)
     """``id()`` of the shared rules a detachment links: detachment rules, no faction's rules."""
 

@@ -15,7 +15,7 @@ category is a support character (``is_support``; 10th edition: null, it has none
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from wahanorm.blocks.edition import Edition
@@ -182,6 +182,9 @@ def _datasheet(
         )
         return None
     tree = collect(data, entry, unit.link, found.skip)
+    for part in tree.rules:
+        if part.level != "wargear" and part.link is not None:
+            found.rule_users.setdefault(id(part.node), Counter())[faction] += 1
     told = unit_abilities(data, tree.rules, tree.profiles, document.path)
     keywords, factions, own = _keywords(data, entry, unit.link, tree, counts)
     counts.conditional_stats.update(
