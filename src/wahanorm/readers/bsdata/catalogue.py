@@ -256,8 +256,8 @@ def document_faction(data: DataSet, found: Contents, document: Document) -> str 
 
 
 def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
-    """Root entries of category ``Configuration`` (what a roster is set up with), each with
-    the file that offers it."""
+    """Root entries of category ``Configuration`` (what a roster is set up with; the category
+    on the entry or on the root link to it), each with the file that offers it."""
     found: list[tuple[Node, Document]] = []
     for document in data.documents:
         for child in document.root.children:
@@ -266,10 +266,14 @@ def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
             entry = data.target(child) if child.container == "entryLinks" else child
             if entry is None or entry.tag != "selectionEntry":
                 continue
-            for category in entry.items("categoryLinks"):
-                if category.attrs.get("name", "").strip().lower() == CONFIGURATION:
-                    found.append((entry, document))
-                    break
+            holders = (child, entry) if child is not entry else (entry,)
+            # the category on the entry, or on the root link to it (Adeptus Custodes)
+            if any(
+                category.attrs.get("name", "").strip().lower() == CONFIGURATION
+                for holder in holders
+                for category in holder.items("categoryLinks")
+            ):
+                found.append((entry, document))
     return found
 
 
