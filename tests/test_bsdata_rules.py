@@ -183,3 +183,38 @@ def test_a_bracketed_ability_name_is_kept_whole(tmp_path: Path) -> None:
     orikan = sheet(read(folder), "necrons/orikan-the-diviner")
     assert "Shrouding [Psychic]" in [a.name for a in orikan.abilities.datasheet]
     assert not [n for n in names(orikan) if n.endswith("]") and "[" not in n]
+
+
+ELEVENTH = Path(__file__).parent / "fixtures" / "bsdata" / "wh40k-11e-2026-07-22"
+
+
+def test_eleventh_edition_invulnerable_characteristic_with_its_condition(tmp_path: Path) -> None:
+    # Library - Titans.json of wh40k-11e-2026-07-08 (and the Heresy Legends library) give
+    # InSv "5+ (Ranged)": the value, its bracket the condition
+    folder = tmp_path / "set"
+    shutil.copytree(ELEVENTH, folder)
+    path = folder / "Orks.json"
+    raw = path.read_text(encoding="utf-8")
+    empty = '"name": "InSv",\n                        "typeId": "55a7-5b54-c60d-11dc",\n                        "$text": ""'
+    assert raw.count(empty) >= 1
+    path.write_text(raw.replace(empty, empty.replace('""', '"5+ (Ranged)"'), 1), encoding="utf-8")
+    boyz = sheet(read_path(folder, folder.name, edition=11), "orks/boyz")
+    saves = [p.invulnerable_save for p in boyz.profiles if p.invulnerable_save is not None]
+    assert [(s.text, s.value, s.note) for s in saves] == [("5+", 5, "Ranged")]
+
+
+def test_a_starred_ability_name_is_the_save_it_explains(tmp_path: Path) -> None:
+    # Chaos - Chaos Knights Library.json of wh40k-11e-2026-07-08 names 17 profiles
+    # "*Invulnerable Save" ("This model has a 5+ invulnerable save against ranged attacks.")
+    folder = _with_save_text(
+        tmp_path, "This model has a 5+ invulnerable save against ranged attacks."
+    )
+    path = folder / "Necrons.cat"
+    raw = path.read_text(encoding="utf-8")
+    old = '<profile name="Invulnerable Save" typeId="9cc3-6d83-4dd3-9b64" typeName="Abilities" hidden="false" id="f817-4f10-91dd-cf9d">'
+    assert raw.count(old) == 1
+    path.write_text(raw.replace(old, old.replace('"Invulnerable Save"', '"*Invulnerable Save"')))
+    orikan = sheet(read(folder), "necrons/orikan-the-diviner")
+    assert "*Invulnerable Save" not in names(orikan)
+    save = orikan.profiles[0].invulnerable_save
+    assert save is not None and (save.text, save.note) == ("5+", "against ranged attacks")

@@ -62,6 +62,8 @@ _SAVE_SENTENCE = re.compile(
 """The sentence that gives the save: ``… has a 4+ invulnerable save against ranged attacks.``,
 ``… have an invulnerable save of 4+``; what follows the save in it (``against ranged
 attacks``) is its condition."""
+_BRACKETED_SAVE = re.compile(r"^(?P<value>\d\+\*?)\s*\((?P<note>[^()]+)\)$")
+"""An ``InSv`` value with its condition in brackets (``5+ (Ranged)``)."""
 _BARE_SAVE = re.compile(r"^\s*(?P<value>\d)\s*\+\s*\*?\s*$", re.MULTILINE)
 """A line that is the save alone (``4+``), as some profiles give it."""
 _SCOPE = re.compile(r":\s*(?P<model>[^:()]+)$")
@@ -74,8 +76,9 @@ def characteristics(profile: Node) -> list[tuple[str, str]]:
 
 
 def is_invulnerable(profile: Node) -> bool:
-    """True for an ability profile that gives an invulnerable save."""
-    return profile.name.strip().lower().startswith(INVULNERABLE)
+    """True for an ability profile that gives an invulnerable save (its name may carry the
+    star of the starred value it explains: ``*Invulnerable Save``)."""
+    return profile.name.strip().lstrip("*").strip().lower().startswith(INVULNERABLE)
 
 
 def profile_key(data: DataSet, node: Node) -> ProfileKey:
@@ -119,11 +122,21 @@ def _profile(data: DataSet, node: Node) -> Profile:
         text = clean_name(text)
         if field == "invulnerable_save":
             # 11th edition: an empty InSv (or "-") is a model without an invulnerable save
-            values[field] = parse_stat(text) if text not in ("", "-") else None
+            values[field] = _invulnerable_characteristic(text) if text not in ("", "-") else None
         elif text:
             values[field] = parse_stat(text)
         # an empty characteristic is left out: the chain's missing data says it
     return Profile(name=clean_name(node.name), **values)
+
+
+def _invulnerable_characteristic(text: str) -> Stat:
+    """An ``InSv`` characteristic: ``4+``, ``5+*``, or ``5+ (Ranged)``, the value with its
+    condition in brackets (the condition is the note)."""
+    bracketed = _BRACKETED_SAVE.match(text)
+    if bracketed is None:
+        return parse_stat(text)
+    stat = parse_stat(bracketed.group("value"))
+    return stat.model_copy(update={"note": bracketed.group("note").strip()})
 
 
 def _unknown_characteristic(name: str, node: Node, path: str, report: Report) -> None:
