@@ -207,7 +207,7 @@ def _datasheet(
         orders=told.orders,
         keywords=keywords,
         faction_keywords=factions,
-        is_support=(SUPPORT in keywords) if edition == 11 else None,
+        is_support=_is_support(data, entry, unit.link, keywords) if edition == 11 else None,
     )
 
 
@@ -280,6 +280,21 @@ def _category_modifiers(
             names.append(name)
         elif kind == "remove" and name in names:
             names.remove(name)
+
+
+def _is_support(data: DataSet, entry: Node, link: Node | None, keywords: list[str]) -> bool:
+    """Whether the unit is a support character: the ``Support`` keyword, or the game system's
+    hidden ``Support`` category (which some 11th-edition units link instead: no keyword shown,
+    the same fact)."""
+    if SUPPORT in keywords:
+        return True
+    for holder in (link, entry):
+        for category in holder.items("categoryLinks") if holder is not None else []:
+            target = data.lookup(category.get("targetId"))
+            name = target.name if target is not None and target.name else category.name
+            if clean_name(name).upper() == SUPPORT:
+                return True
+    return False
 
 
 def _changes_characteristics(profile: Node) -> bool:
