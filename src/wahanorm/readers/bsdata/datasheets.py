@@ -67,6 +67,9 @@ class _Counts:
     conditional_keyword_units: set[int] = field(default_factory=set)
     conditional_stats: set[int] = field(default_factory=set)
     """``id()`` of the profiles a modifier changes a characteristic of."""
+    profile_modifiers: set[int] = field(default_factory=set)
+    """``id()`` of the modifiers of entries that change the profiles below them
+    (``affects="self.entries.recursive.profiles.Ranged Weapons"``)."""
 
 
 def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> list[Datasheet]:
@@ -95,13 +98,14 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             "selection); the contract holds no conditional keyword: the default roster's "
             "keywords are kept",
         )
-    if counts.conditional_stats:
+    if counts.conditional_stats or counts.profile_modifiers:
         data.report.info(
             "dropped-field",
             f"{len(counts.conditional_stats)} model and weapon profiles have a characteristic a "
-            "modifier changes (under a condition such as the bearer being a CHARACTER, or a "
-            "selection); the contract holds no conditional characteristic: the profile's own "
-            "values are kept",
+            f"modifier of theirs changes, and {len(counts.profile_modifiers)} modifiers of "
+            "entries change the profiles below them (under a condition such as the bearer "
+            "being a CHARACTER, or a selection); the contract holds no conditional "
+            "characteristic: the profiles' own values are kept",
         )
     if counts.conditional_costs:
         data.report.info(
@@ -190,6 +194,13 @@ def _datasheet(
     counts.conditional_stats.update(
         id(part.node) for part in tree.profiles if _changes_characteristics(part.node)
     )
+    for owner in {id(part.owner): part.owner for part in tree.profiles}.values():
+        if owner.children and (owner.items("modifiers") or owner.items("modifierGroups")):
+            counts.profile_modifiers.update(
+                id(modifier)
+                for modifier, _ in modifiers(owner)
+                if "profiles" in modifier.get("affects")
+            )
     edition = editions[document.path]
     models = slots(data, entry, unit.link, ids)
     return Datasheet(
