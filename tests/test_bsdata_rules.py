@@ -218,3 +218,15 @@ def test_a_starred_ability_name_is_the_save_it_explains(tmp_path: Path) -> None:
     assert "*Invulnerable Save" not in names(orikan)
     save = orikan.profiles[0].invulnerable_save
     assert save is not None and (save.text, save.note) == ("5+", "against ranged attacks")
+
+
+def test_model_keywords_stay_the_models(data_set: Extraction) -> None:
+    # Imperium - Black Templars.cat: the root link to Chaplain Grimaldus files him under
+    # "Epic Hero"; the unit entry holds the profiles "Grimaldus" and "Cenobyte Servitor"; the
+    # model entry "Chaplain Grimaldus" has Epic Hero, Character, Grenades and his own category
+    grimaldus = sheet(data_set, "adeptus-astartes/chaplain-grimaldus")
+    assert grimaldus.keywords == ["IMPERIUM", "INFANTRY", "TACTICUS"]
+    assert [(p.name, p.keywords) for p in grimaldus.profiles] == [
+        ("Grimaldus", ["CHAPLAIN GRIMALDUS", "CHARACTER", "EPIC HERO", "GRENADES"]),
+        ("Cenobyte Servitor", []),
+    ]

@@ -4,7 +4,10 @@ Names: the entry's, in the clean spelling, without the tag BSData appends to Leg
 (``Boss Zagstruk [Legends]`` → ``Boss Zagstruk``), so the id is the one the Wahapedia readers give
 (``orks/boss-zagstruk``). Keywords: the categories of the unit's entry, and those every model
 entry of the unit has; a category only some models have is those models' (``Profile.keywords``);
-when the unit's entry holds the model profiles, the model entry of a profile's name is that
+a category of the root link to the unit (where the roster files it) that some of its model
+entries have and others not is those models' (``Epic Hero`` of a unit of a hero and his
+guard); when the unit's entry holds the model profiles, the model entry of a profile's name (or
+the one whose name holds it: ``Grimaldus`` of ``Chaplain Grimaldus``) is that
 profile's (``Marneus Calgar``: CHARACTER is the model's, not the Victrix Honour Guard's);
 categories declared hidden are no keywords (``NON-KROOT``, list-building helpers);
 ``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
@@ -321,9 +324,13 @@ def _keywords(
     data: DataSet, entry: Node, link: Node | None, tree: UnitTree, counts: _Counts
 ) -> tuple[list[str], list[str], dict[int, list[str]]]:
     """Unit keywords, faction keywords, and each model entry's own keywords (by ``id()``)."""
-    unit = _category_names(data, link, counts, entry) + _category_names(data, entry, counts)
+    placed = _category_names(data, link, counts, entry)
     per_model = {id(model): _category_names(data, model, counts, entry) for model in tree.models}
-    shared = set.intersection(*(set(v) for v in per_model.values())) if per_model else set()
+    sets = [set(names) for names in per_model.values()]
+    shared = set.intersection(*sets) if sets else set()
+    if len(sets) > 1:  # a root link's category some models have and others not is theirs
+        placed = [name for name in placed if name in shared or not any(name in s for s in sets)]
+    unit = placed + _category_names(data, entry, counts)
     plain: set[str] = set()
     factions: set[str] = set()
     for name in [*unit, *shared, *(n for names in per_model.values() for n in names)]:
@@ -350,7 +357,9 @@ def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: st
         update: dict[str, object] = {}
         owner = id(part.owner)
         if owner not in own:  # a profile the unit's entry holds: the model entry of its name
-            owner = by_name.get(profile.name.casefold(), owner)
+            owner = (
+                by_name.get(profile.name.casefold()) or _named_in(profile.name, by_name) or owner
+            )
         keywords = own.get(owner)
         if keywords:
             update["keywords"] = keywords
@@ -359,6 +368,14 @@ def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: st
             update["invulnerable_save"] = save
         profiles.append(profile.model_copy(update=update) if update else profile)
     return profiles
+
+
+def _named_in(name: str, by_name: dict[str, int]) -> int | None:
+    """The one model entry whose name holds ``name``, or that ``name`` holds (``Grimaldus``,
+    ``Chaplain Grimaldus``); None when none or several do."""
+    key = name.casefold()
+    found = {model for other, model in by_name.items() if key in other or other in key}
+    return found.pop() if len(found) == 1 else None
 
 
 def _save_for(
