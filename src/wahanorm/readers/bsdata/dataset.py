@@ -13,11 +13,12 @@ Visibility: an element is in the default roster (the game system's first force e
 Roster") unless it is ``hidden`` or a ``set hidden`` modifier says so; conditions on forces are
 decided (the default force is there, the others, such as Crusade or Boarding Actions, are not),
 and so are conditions on the roster's primary catalogue (``scope="primary-catalogue"``: the
-catalogue that offers the unit read, ``DataSet.primary``; unknown outside a unit) and on the
-detachments (``DataSet.unchosen``: the default roster has chosen none, so a rule shown only
-once a detachment is selected is hidden); other conditions on selections are not known. A ``set hidden true`` whose conditions hold because
-another force is absent marks the element as that force's content (Crusade relics, battle
-honours): it is left out, whatever unknown conditions come with it.
+catalogue of the unit's faction that offers it, ``DataSet.primary``; unknown outside a unit)
+and on the detachments (``DataSet.unchosen``: the default roster has chosen none, so a rule
+shown only once a detachment is selected is hidden); other conditions on selections are not
+known. A ``set hidden true`` whose conditions hold because another force is absent marks the
+element as that force's content (Crusade relics, battle honours): it is left out, whatever
+unknown conditions come with it.
 """
 
 from __future__ import annotations
