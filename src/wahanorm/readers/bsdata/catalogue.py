@@ -17,7 +17,9 @@ enhancements. No unit, faction or catalogue name is known here; these BSData con
   (``ADEPTUS ASTARTES``) stands for; else the keyword's own name. A faction named otherwise
   than its keyword is said (``faction-name``); the keyword stays the faction keyword.
 - **Detachments** are the entries of a group that a root entry of category ``Configuration``
-  links and whose entries hold rules (the group of Battle Size choices holds none); 11th edition
+  links and whose entries hold rules or link them (``infoLinks``; the group of Battle Size
+  choices holds none); the default roster has chosen none of them, so what a condition shows
+  only with a detachment selected is not on any datasheet (``DataSet.unchosen``); 11th edition
   prices them in ``Detachment Points`` and tags them with their force disposition (a category
   named like an entry of the game system's ``Force Disposition`` choice).
 - **Enhancements** are upgrade entries outside any unit, shown only with a detachment (a
@@ -102,6 +104,13 @@ class Contents:
     dispositions: set[str] = field(default_factory=set)
     hidden_detachments: set[str] = field(default_factory=set)
     """Ids of the detachments no roster offers (left out with their enhancements)."""
+    chosen_by_none: set[str] = field(default_factory=set)
+    """Ids of every detachment entry: the default roster has chosen none of them."""
+    rule_users: dict[int, Counter[str]] = field(default_factory=dict)
+    """``id()`` of a catalogue's rule → the factions of the datasheets that show it, with how
+    many (filled as the datasheets are read: a rule's faction is its users')."""
+    detachment_rule_nodes: set[int] = field(default_factory=set)
+    """``id()`` of the shared rules a detachment links: detachment rules, no faction's rules."""
 
 
 def faction_names(entry: Node, link: Node | None) -> list[str]:
@@ -130,6 +139,7 @@ def contents(data: DataSet) -> Contents:
     configurations = _configurations(data)  # asked twice: found once
     _dispositions(data, found, configurations)
     _detachments(data, found, configurations)
+    data.choose_none(found.chosen_by_none)
     _enhancements(data, found)
     return found
 
@@ -247,8 +257,8 @@ def document_faction(data: DataSet, found: Contents, document: Document) -> str 
 
 
 def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
-    """Root entries of category ``Configuration`` (what a roster is set up with), each with
-    the file that offers it."""
+    """Root entries of category ``Configuration`` (what a roster is set up with; the category
+    on the entry or on the root link to it), each with the file that offers it."""
     found: list[tuple[Node, Document]] = []
     for document in data.documents:
         for child in document.root.children:
@@ -257,10 +267,14 @@ def _configurations(data: DataSet) -> list[tuple[Node, Document]]:
             entry = data.target(child) if child.container == "entryLinks" else child
             if entry is None or entry.tag != "selectionEntry":
                 continue
-            for category in entry.items("categoryLinks"):
-                if category.attrs.get("name", "").strip().lower() == CONFIGURATION:
-                    found.append((entry, document))
-                    break
+            holders = (child, entry) if child is not entry else (entry,)
+            # the category on the entry, or on the root link to it (Adeptus Custodes)
+            if any(
+                category.attrs.get("name", "").strip().lower() == CONFIGURATION
+                for holder in holders
+                for category in holder.items("categoryLinks")
+            ):
+                found.append((entry, document))
     return found
 
 
@@ -292,9 +306,13 @@ def _detachments(
     for entry, document in configurations:
         faction = document_faction(data, found, document)
         for choice in _choices(data, entry):
-            if not choice.items("rules") or id(choice) in seen:
+            if not detachment_rules(data, choice) or id(choice) in seen:
                 continue
             seen.add(id(choice))
+            found.chosen_by_none.add(choice.id)
+            found.detachment_rule_nodes.update(
+                id(rule) for rule, link in detachment_rules(data, choice) if link is not None
+            )
             found.skip.add(id(choice))
             mode = data.only_in(choice)
             if mode is None and data.hidden(choice):
@@ -318,6 +336,28 @@ def _detachments(
                 found.hidden_detachments.add(choice.id)
                 continue
             found.detachments.append(DetachmentEntry(choice, faction, document, mode))
+
+
+def detachment_rules(data: DataSet, choice: Node) -> list[tuple[Node, Node | None]]:
+    """The rules a detachment's entry holds; else those it links from a catalogue (``infoLinks``
+    of type rule, as the Necrons' catalogue gives them), each with its link (None for its own
+    rules). Links beside rules of its own, and links to the game system's rules (``Deep
+    Strike``), explain the detachment's text: they are no rules of its own."""
+    own: list[tuple[Node, Node | None]] = [(rule, None) for rule in choice.items("rules")]
+    if own:
+        return own
+    found: list[tuple[Node, Node | None]] = []
+    for link in choice.items("infoLinks"):
+        if link.get("type") != "rule":
+            continue
+        target = data.target(link)
+        if (
+            target is not None
+            and target.tag == "rule"
+            and data.document(target).kind != "gameSystem"
+        ):
+            found.append((target, link))
+    return found
 
 
 def cost_value(

@@ -12,9 +12,13 @@ file and target), a catalogue link to a catalogue that is not among the files a
 Visibility: an element is in the default roster (the game system's first force entry, "Army
 Roster") unless it is ``hidden`` or a ``set hidden`` modifier says so; conditions on forces are
 decided (the default force is there, the others, such as Crusade or Boarding Actions, are not),
-conditions on selections are not known. A ``set hidden true`` whose conditions hold because
-another force is absent marks the element as that force's content (Crusade relics, battle
-honours): it is left out, whatever unknown conditions come with it.
+and so are conditions on the roster's primary catalogue (``scope="primary-catalogue"``: the
+catalogue of the unit's faction that offers it, ``DataSet.primary``; unknown outside a unit)
+and on the detachments (``DataSet.unchosen``: the default roster has chosen none, so a rule
+shown only once a detachment is selected is hidden); other conditions on selections are not
+known. A ``set hidden true`` whose conditions hold because another force is absent marks the
+element as that force's content (Crusade relics, battle honours): it is left out, whatever
+unknown conditions come with it.
 """
 
 from __future__ import annotations
@@ -78,8 +82,14 @@ class DataSet:
     weapons_by_content: dict[tuple[str, ProfileKey], Weapon] = field(default_factory=dict)
     """Each weapon read, by its kind and ``ProfileKey``: the same weapon defined in several
     catalogues is read once (``Report.read_once``)."""
-    _hidden: dict[int, bool] = field(default_factory=dict)
-    """``hidden`` of each node asked about, in the default roster."""
+    primary: str | None = None
+    """The id of the roster's primary catalogue while a unit is read (the catalogue that
+    offers it); None when not known (conditions on it are not decided)."""
+    unchosen: frozenset[str] = frozenset()
+    """Ids of the entries the default roster has no selection of (the detachments), set once
+    they are known (``catalogue.contents``)."""
+    _hidden: dict[tuple[int, str | None], bool] = field(default_factory=dict)
+    """``hidden`` of each node asked about, in the default roster, per primary catalogue."""
     _reach: dict[str, list[Document]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -233,7 +243,7 @@ class DataSet:
         if not node.children:  # no modifier: its own attribute says
             return node.attrs.get("hidden") == "true"
         if self._present is self.default_forces:
-            key = id(node)
+            key = (id(node), self.primary)
             known = self._hidden.get(key)
             if known is None:
                 known = self._hidden[key] = self._hidden_now(node)
@@ -276,11 +286,24 @@ class DataSet:
         ]
         return _any(parts) if group.get("type") == "or" else _all(parts)
 
+    def choose_none(self, ids: Iterable[str]) -> None:
+        """Say that the default roster selects none of ``ids`` (its detachments): conditions on
+        them are decided from now on (the answers kept so far are dropped)."""
+        self.unchosen = frozenset(ids)
+        self._hidden.clear()
+
     def _condition(self, condition: Node) -> Truth:
         child = condition.get("childId")
-        if child not in self.default_forces and child not in self.other_forces:
+        if condition.get("scope") == "primary-catalogue" or child in self.catalogues:
+            if self.primary is None:
+                return None
+            present = child == self.primary
+        elif child in self.unchosen:
+            present = False
+        elif child not in self.default_forces and child not in self.other_forces:
             return None
-        present = child in self._present
+        else:
+            present = child in self._present
         kind = condition.get("type")
         if kind in ("instanceOf", "notInstanceOf"):
             return present if kind == "instanceOf" else not present

@@ -4,6 +4,12 @@ Names: the entry's, in the clean spelling, without the tag BSData appends to Leg
 (``Boss Zagstruk [Legends]`` → ``Boss Zagstruk``), so the id is the one the Wahapedia readers give
 (``orks/boss-zagstruk``). Keywords: the categories of the unit's entry, and those every model
 entry of the unit has; a category only some models have is those models' (``Profile.keywords``);
+a category of the root link to the unit (where the roster files it) that some of its model
+entries have and others not is those models' (``Epic Hero`` of a unit of a hero and his
+guard); when the unit's entry holds the model profiles, the model entry of a profile's name (or
+the one whose name holds it: ``Grimaldus`` of ``Chaplain Grimaldus``) is that
+profile's (``Marneus Calgar``: CHARACTER is the model's, not the Victrix Honour Guard's);
+categories declared hidden are no keywords (``NON-KROOT``, list-building helpers);
 ``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
 gives them. Leader links: the units a ``Leader`` profile lists are ids in the leader's faction;
 ``led_by`` is their inverse among the datasheets read. 11th edition: a unit with the ``Support``
@@ -12,14 +18,20 @@ category is a support character (``is_support``; 10th edition: null, it has none
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 
 from wahanorm.blocks.edition import Edition
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Datasheet, Points, Profile, Stat
 from wahanorm.readers.bsdata.abilities import unit_abilities
-from wahanorm.readers.bsdata.catalogue import FACTION_PREFIX, Contents, Unit, unit_faction
+from wahanorm.readers.bsdata.catalogue import (
+    FACTION_PREFIX,
+    Contents,
+    Unit,
+    catalogue_faction_name,
+    unit_faction,
+)
 from wahanorm.readers.bsdata.costs import (
     Slot,
     composition,
@@ -29,8 +41,8 @@ from wahanorm.readers.bsdata.costs import (
     points_of,
     slots,
 )
-from wahanorm.readers.bsdata.dataset import DataSet
-from wahanorm.readers.bsdata.nodes import Node
+from wahanorm.readers.bsdata.dataset import DataSet, modifiers
+from wahanorm.readers.bsdata.nodes import Document, Node
 from wahanorm.readers.bsdata.profiles import (
     invulnerable_save,
     invulnerable_scope,
@@ -52,6 +64,15 @@ class _Counts:
 
     conditional_costs: int = 0
     conditional_sheets: int = 0
+    conditional_keywords: set[int] = field(default_factory=set)
+    """``id()`` of the category modifiers that apply only under a condition the default roster
+    does not meet or cannot tell (another catalogue primary, a selection)."""
+    conditional_keyword_units: set[int] = field(default_factory=set)
+    conditional_stats: set[int] = field(default_factory=set)
+    """``id()`` of the profiles a modifier changes a characteristic of."""
+    profile_modifiers: set[int] = field(default_factory=set)
+    """``id()`` of the modifiers of entries that change the profiles below them
+    (``affects="self.entries.recursive.profiles.Ranged Weapons"``)."""
 
 
 def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> list[Datasheet]:
@@ -60,19 +81,86 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
     characters); the chain stamps the edition itself."""
     ids = point_ids(data)
     counts = _Counts()
-    sheets = [
-        sheet
-        for unit in found.units
-        if (sheet := _datasheet(data, found, unit, ids, editions, counts)) is not None
-    ]
+    primaries: dict[str, str] = {}
+    sheets: list[Datasheet] = []
+    for unit in found.units:
+        data.primary = primary_catalogue(data, found, unit, primaries)
+        try:
+            sheet = _datasheet(data, found, unit, ids, editions, counts)
+        finally:
+            data.primary = None
+        if sheet is not None:
+            sheets.append(sheet)
+    if counts.conditional_keywords:
+        data.report.info(
+            "dropped-field",
+            f"{len(counts.conditional_keywords)} keyword modifiers of "
+            f"{len(counts.conditional_keyword_units)} units add or remove a keyword only under a "
+            "condition the default roster (its faction's catalogue primary, no detachment, no "
+            "option chosen) does not meet or cannot tell (another catalogue primary, a "
+            "selection); the contract holds no conditional keyword: the default roster's "
+            "keywords are kept",
+        )
+    if counts.conditional_stats or counts.profile_modifiers:
+        data.report.info(
+            "dropped-field",
+            f"{len(counts.conditional_stats)} model and weapon profiles have a characteristic a "
+            f"modifier of theirs changes, and {len(counts.profile_modifiers)} modifiers of "
+            "entries change the profiles below them (under a condition such as the bearer "
+            "being a CHARACTER, or a selection); the contract holds no conditional "
+            "characteristic: the profiles' own values are kept",
+        )
     if counts.conditional_costs:
         data.report.info(
             "dropped-field",
             f"{counts.conditional_costs} cost modifiers of {counts.conditional_sheets} units "
-            "depend on what else is selected (a detachment, wargear, another unit); no cost "
-            "line of the datasheet, left out",
+            "depend on what else is selected (a detachment, wargear, another unit) or on "
+            "another catalogue being the primary one; no cost line of the datasheet, left out "
+            "(the default roster's cost is kept)",
         )
     return _with_led_by(data, sheets)
+
+
+def primary_catalogue(data: DataSet, found: Contents, unit: Unit, known: dict[str, str]) -> str:
+    """The id of the catalogue a default roster of the unit's faction has as its primary one:
+    the catalogue holding the unit's entry, unless it is a library; else, of the catalogues
+    that import the library, the one of its faction (its units' faction keyword, else the
+    faction its name names: ``Imperium - Imperial Knights`` for ``Imperium - Imperial Knights
+    - Library``), else one that imports its root entries; else the catalogue that offers the
+    unit (``known``: the answer per library, found once)."""
+    holder = data.document(unit.entry)
+    if not holder.is_library:
+        return holder.id
+    answer = known.get(holder.path)
+    if answer is None:
+        known[holder.path] = answer = _library_primary(data, found, holder)
+    return answer or unit.offered_by.id
+
+
+def _library_primary(data: DataSet, found: Contents, holder: Document) -> str:
+    keyword = found.document_factions.get(holder.path)
+    name = catalogue_faction_name(holder).casefold()
+    best: tuple[int, int] | None = None
+    answer = ""
+    for order, document in enumerate(data.documents):
+        if (
+            document.kind != "catalogue"
+            or document.is_library
+            or holder not in data.reach(document)
+        ):
+            continue
+        imports_roots = any(
+            link.get("targetId") == holder.id and link.get("importRootEntries") == "true"
+            for link in document.root.items("catalogueLinks")
+        )
+        score = (
+            2 * (keyword is not None and found.document_factions.get(document.path) == keyword)
+            + 2 * (catalogue_faction_name(document).casefold() == name)
+            + imports_roots
+        )
+        if best is None or (score, -order) > best:
+            best, answer = (score, -order), document.id
+    return answer
 
 
 def datasheet_name(entry: Node) -> str:
@@ -101,8 +189,21 @@ def _datasheet(
         )
         return None
     tree = collect(data, entry, unit.link, found.skip)
+    for part in tree.rules:
+        if part.level != "wargear" and part.link is not None:
+            found.rule_users.setdefault(id(part.node), Counter())[faction] += 1
     told = unit_abilities(data, tree.rules, tree.profiles, document.path)
-    keywords, factions, own = _keywords(data, entry, unit.link, tree)
+    keywords, factions, own = _keywords(data, entry, unit.link, tree, counts)
+    counts.conditional_stats.update(
+        id(part.node) for part in tree.profiles if _changes_characteristics(part.node)
+    )
+    for owner in {id(part.owner): part.owner for part in tree.profiles}.values():
+        if owner.children and (owner.items("modifiers") or owner.items("modifierGroups")):
+            counts.profile_modifiers.update(
+                id(modifier)
+                for modifier, _ in modifiers(owner)
+                if "profiles" in modifier.get("affects")
+            )
     edition = editions[document.path]
     models = slots(data, entry, unit.link, ids)
     return Datasheet(
@@ -120,7 +221,7 @@ def _datasheet(
         orders=told.orders,
         keywords=keywords,
         faction_keywords=factions,
-        is_support=(SUPPORT in keywords) if edition == 11 else None,
+        is_support=_is_support(data, entry, unit.link, keywords) if edition == 11 else None,
     )
 
 
@@ -151,7 +252,12 @@ def _points(
     return cost_table(base, found, rules, tiered=edition == 11)
 
 
-def _category_names(data: DataSet, holder: Node | None) -> list[str]:
+def _category_names(
+    data: DataSet, holder: Node | None, counts: _Counts, unit: Node | None = None
+) -> list[str]:
+    """The keywords ``holder``'s categories give, with those its modifiers add or remove in the
+    default roster (a modifier whose conditions hold there); a modifier under any other
+    condition is counted in ``counts`` (for ``unit``) and left out."""
     if holder is None:
         return []
     names: list[str] = []
@@ -159,19 +265,72 @@ def _category_names(data: DataSet, holder: Node | None) -> list[str]:
         if data.hidden(link):
             continue
         target = data.lookup(link.get("targetId"))
+        if target is not None and data.hidden(target):
+            continue  # a category declared hidden: a list-building helper, no keyword
         name = clean_name(target.name if target is not None and target.name else link.name)
         if name:
             names.append(name)
+    if holder.children and (holder.items("modifiers") or holder.items("modifierGroups")):
+        _category_modifiers(data, holder, names, counts, unit or holder)
     return names
 
 
+def _category_modifiers(
+    data: DataSet, holder: Node, names: list[str], counts: _Counts, unit: Node
+) -> None:
+    for modifier, guards in modifiers(holder):
+        kind = modifier.get("type")
+        if modifier.get("field") != "category" or kind not in ("add", "remove"):
+            continue
+        if modifier.get("scope") not in ("", "self") or not data.always(modifier, guards):
+            counts.conditional_keywords.add(id(modifier))
+            counts.conditional_keyword_units.add(id(unit))
+            continue
+        target = data.lookup(modifier.get("value"))
+        if target is None or data.hidden(target):
+            continue
+        name = clean_name(target.name)
+        if kind == "add" and name and name not in names:
+            names.append(name)
+        elif kind == "remove" and name in names:
+            names.remove(name)
+
+
+def _is_support(data: DataSet, entry: Node, link: Node | None, keywords: list[str]) -> bool:
+    """Whether the unit is a support character: the ``Support`` keyword, or the game system's
+    hidden ``Support`` category (which some 11th-edition units link instead: no keyword shown,
+    the same fact)."""
+    if SUPPORT in keywords:
+        return True
+    for holder in (link, entry):
+        for category in holder.items("categoryLinks") if holder is not None else []:
+            target = data.lookup(category.get("targetId"))
+            name = target.name if target is not None and target.name else category.name
+            if clean_name(name).upper() == SUPPORT:
+                return True
+    return False
+
+
+def _changes_characteristics(profile: Node) -> bool:
+    """True when a modifier of ``profile`` changes one of its characteristics (its ``field``
+    is a characteristic's type id)."""
+    if not profile.children:
+        return False
+    fields = {c.get("typeId") for c in profile.items("characteristics")}
+    return any(modifier.get("field") in fields for modifier, _ in modifiers(profile))
+
+
 def _keywords(
-    data: DataSet, entry: Node, link: Node | None, tree: UnitTree
+    data: DataSet, entry: Node, link: Node | None, tree: UnitTree, counts: _Counts
 ) -> tuple[list[str], list[str], dict[int, list[str]]]:
     """Unit keywords, faction keywords, and each model entry's own keywords (by ``id()``)."""
-    unit = _category_names(data, link) + _category_names(data, entry)
-    per_model = {id(model): _category_names(data, model) for model in tree.models}
-    shared = set.intersection(*(set(v) for v in per_model.values())) if per_model else set()
+    placed = _category_names(data, link, counts, entry)
+    per_model = {id(model): _category_names(data, model, counts, entry) for model in tree.models}
+    sets = [set(names) for names in per_model.values()]
+    shared = set.intersection(*sets) if sets else set()
+    if len(sets) > 1:  # a root link's category some models have and others not is theirs
+        placed = [name for name in placed if name in shared or not any(name in s for s in sets)]
+    unit = placed + _category_names(data, entry, counts)
     plain: set[str] = set()
     factions: set[str] = set()
     for name in [*unit, *shared, *(n for names in per_model.values() for n in names)]:
@@ -193,9 +352,15 @@ def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: st
         part for part in tree.profiles if part.level != "wargear" and is_invulnerable(part.node)
     ]
     profiles: list[Profile] = []
+    by_name = {clean_name(model.name).casefold(): id(model) for model in tree.models}
     for profile, part in found:
         update: dict[str, object] = {}
-        keywords = own.get(id(part.owner))
+        owner = id(part.owner)
+        if owner not in own:  # a profile the unit's entry holds: the model entry of its name
+            owner = (
+                by_name.get(profile.name.casefold()) or _named_in(profile.name, by_name) or owner
+            )
+        keywords = own.get(owner)
         if keywords:
             update["keywords"] = keywords
         save = _save_for(data, profile, part, saves, path)
@@ -203,6 +368,14 @@ def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: st
             update["invulnerable_save"] = save
         profiles.append(profile.model_copy(update=update) if update else profile)
     return profiles
+
+
+def _named_in(name: str, by_name: dict[str, int]) -> int | None:
+    """The one model entry whose name holds ``name``, or that ``name`` holds (``Grimaldus``,
+    ``Chaplain Grimaldus``); None when none or several do."""
+    key = name.casefold()
+    found = {model for other, model in by_name.items() if key in other or other in key}
+    return found.pop() if len(found) == 1 else None
 
 
 def _save_for(

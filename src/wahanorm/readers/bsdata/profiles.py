@@ -4,9 +4,11 @@
 Characteristics are found by their names, whatever their case (``SV`` in 10th edition, ``Sv``
 in 11th; ``InSv``, the 11th edition's invulnerable save). An invulnerable save of 10th edition
 is an ability profile named ``Invulnerable Save (5+)`` (or ``Invulnerable Save 5+``, or with
-the value only in its text): on the unit's entry it is every model's, on a model's entry that
-model's, and a name ending in ``: Makari`` names the model it is for. Its text past the
-sentence that gives the save is the save's condition (``Stat.note``).
+the value only in its text: ``… has a 4+ invulnerable save``, ``… an invulnerable save of 4+``,
+or ``4+`` alone): on the unit's entry it is every model's, on a model's entry that model's, and
+a name ending in ``: Makari`` names the model it is for. What follows the save in the sentence
+that gives it (``against ranged attacks``) and the text's other sentences are the save's
+condition (``Stat.note``), as the export's ``inv_sv_descr`` is.
 """
 
 from __future__ import annotations
@@ -52,7 +54,18 @@ _WEAPON_FIELDS = {
     "d": "damage",
 }
 _SAVE = re.compile(r"(\d)\s*\+\s*(\*?)")
-_SAVE_SENTENCE = re.compile(r"[^.]*\b(\d)\+\s*invulnerable save[^.]*(?:\.|$)", re.IGNORECASE)
+_SAVE_SENTENCE = re.compile(
+    r"[^.\n]*?(?:\b(?P<before>\d)\+\s*invulnerable save|invulnerable save\s+of\s+(?P<after>\d)\+)"
+    r"(?P<tail>[^.\n]*)(?:\.|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""The sentence that gives the save: ``… has a 4+ invulnerable save against ranged attacks.``,
+``… have an invulnerable save of 4+``; what follows the save in it (``against ranged
+attacks``) is its condition."""
+_BRACKETED_SAVE = re.compile(r"^(?P<value>\d\+\*?)\s*\((?P<note>[^()]+)\)$")
+"""An ``InSv`` value with its condition in brackets (``5+ (Ranged)``)."""
+_BARE_SAVE = re.compile(r"^\s*(?P<value>\d)\s*\+\s*\*?\s*$", re.MULTILINE)
+"""A line that is the save alone (``4+``), as some profiles give it."""
 _SCOPE = re.compile(r":\s*(?P<model>[^:()]+)$")
 _PROFILE_MARK = "➤"
 
@@ -63,8 +76,9 @@ def characteristics(profile: Node) -> list[tuple[str, str]]:
 
 
 def is_invulnerable(profile: Node) -> bool:
-    """True for an ability profile that gives an invulnerable save."""
-    return profile.name.strip().lower().startswith(INVULNERABLE)
+    """True for an ability profile that gives an invulnerable save (its name may carry the
+    star of the starred value it explains: ``*Invulnerable Save``)."""
+    return profile.name.strip().lstrip("*").strip().lower().startswith(INVULNERABLE)
 
 
 def profile_key(data: DataSet, node: Node) -> ProfileKey:
@@ -108,11 +122,21 @@ def _profile(data: DataSet, node: Node) -> Profile:
         text = clean_name(text)
         if field == "invulnerable_save":
             # 11th edition: an empty InSv (or "-") is a model without an invulnerable save
-            values[field] = parse_stat(text) if text not in ("", "-") else None
+            values[field] = _invulnerable_characteristic(text) if text not in ("", "-") else None
         elif text:
             values[field] = parse_stat(text)
         # an empty characteristic is left out: the chain's missing data says it
     return Profile(name=clean_name(node.name), **values)
+
+
+def _invulnerable_characteristic(text: str) -> Stat:
+    """An ``InSv`` characteristic: ``4+``, ``5+*``, or ``5+ (Ranged)``, the value with its
+    condition in brackets (the condition is the note)."""
+    bracketed = _BRACKETED_SAVE.match(text)
+    if bracketed is None:
+        return parse_stat(text)
+    stat = parse_stat(bracketed.group("value"))
+    return stat.model_copy(update={"note": bracketed.group("note").strip()})
 
 
 def _unknown_characteristic(name: str, node: Node, path: str, report: Report) -> None:
@@ -128,15 +152,29 @@ def _unknown_characteristic(name: str, node: Node, path: str, report: Report) ->
 
 def invulnerable_save(profile: Node) -> Stat | None:
     """The save an ``Invulnerable Save …`` ability profile gives, with its condition as note;
-    None when neither its name nor its text says a save."""
-    text = clean_text(" ".join(value for _, value in characteristics(profile)))
+    None when neither its name nor its text says a save. The value is the name's (``Invulnerable
+    Save (4+)``), else the sentence's (``… a 4+ invulnerable save``, ``… an invulnerable save of
+    4+``), else a line of the text that is the value alone (``4+``); the condition is what
+    follows the save in its sentence (``against ranged attacks``) and the text's other
+    sentences (``This invulnerable save is improved to 4+ against melee attacks.``)."""
+    text = clean_text("\n".join(value for _, value in characteristics(profile)))
     named = _SAVE.search(profile.name)
     sentence = _SAVE_SENTENCE.search(text)
-    value = named.group(1) if named else sentence.group(1) if sentence else None
-    if value is None:
+    bare = _BARE_SAVE.search(text)
+    if named:
+        value = named.group(1)
+    elif sentence:
+        value = sentence.group("before") or sentence.group("after")
+    elif bare:
+        value = bare.group("value")
+    else:
         return None
-    rest = (text[: sentence.start()] + text[sentence.end() :]) if sentence else text
-    note = " ".join(rest.split()) or None
+    parts = [sentence.group("tail").strip(" ,;:")] if sentence else []
+    rest = text
+    for match in sorted(filter(None, (sentence, bare)), key=lambda m: -m.start()):
+        rest = rest[: match.start()] + " " + rest[match.end() :]  # the later span first
+    parts.append(" ".join(rest.split()).lstrip("* "))
+    note = " ".join(part for part in parts if part) or None
     return parse_stat(f"{value}+").model_copy(update={"note": note})
 
 
