@@ -88,6 +88,11 @@ _ALL: list[Code] = [
        "A table of the export is not UTF-8; the bytes that could not be decoded were replaced, so "
        "characters of the text are lost.",
        "Re-save the table as UTF-8 (or download the export again) and convert again."),
+    _c("diagnostics-capped", "warning", "input",
+       "One file said the same problem more than 1,000 times (one code); the first 1,000 are "
+       "listed, the rest only counted here. A message or excerpt longer than 2,000 characters "
+       "is cut, with the count of what was left out.",
+       "Fix the problem the first ones name (the file repeats it) and convert again."),
     _c("path-not-utf8", "warning", "input",
        "A file's name is not UTF-8; it is named in the output with those bytes escaped (\\xNN).",
        "Rename the file to keep its name."),
@@ -422,6 +427,11 @@ _ALL: list[Code] = [
        "Tables of the export were re-saved by a spreadsheet (split at commas, joined with '|'); "
        "this was undone exactly, line by line.",
        "Nothing to do; keep the export as downloaded to avoid it."),
+    _c("table-refused", "error", "export",
+       "A table of the export was not read: it is over the 64 MiB limit for one input (or grew "
+       "past it while read), a symbolic link, or not a regular file. The rest of the export is "
+       "read without it; the diagnostic says what is left out.",
+       "Replace the table with the export's own file (a real file, as downloaded)."),
     _c("missing-table", "warning", "export",
        "The export lacks a table the datasheets are built from; what it would give is empty.",
        "Download the export whole."),

@@ -18,7 +18,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Literal, NamedTuple, cast
 
-from wahanorm.errors import Report
+from wahanorm.blocks import decode as decoding
+from wahanorm.errors import InputError, Report
 
 
 class Record(NamedTuple):
@@ -97,12 +98,29 @@ def read_table(
 
 
 def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
-    """The decoded text of ``folder/name`` (None when there is no such file); bytes that are not
-    UTF-8 are replaced and reported on ``path``."""
+    """The decoded text of ``folder/name`` (None when there is no such file, or when it is
+    refused: reported on ``path`` as ``table-refused``); bytes that are not UTF-8 are replaced
+    and reported on ``path``.
+
+    A table is bounded as an input is (``decode.read_bounded``: the per-input size limit,
+    checked before it is read and while it is read), and only a regular file of the folder
+    itself is read: a symbolic link (even to a table) or anything else by a table's name is
+    refused unopened."""
     file = folder / name
-    if not file.is_file():
+    try:
+        file.lstat()
+    except OSError:
         return None
-    raw = file.read_bytes()
+    try:
+        raw = decoding.read_bounded(file, path, links=False)
+    except InputError as exc:
+        report.error(
+            "table-refused",
+            f"{name} not read ({exc.message}); the rest of the export is read, without "
+            f"{LOST.get(name, 'what it holds')}",
+            path=path,
+        )
+        return None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -112,6 +130,31 @@ def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
             path=path,
         )
         return raw.decode("utf-8-sig", errors="replace")
+
+
+LOST: dict[str, str] = {
+    "Factions.csv": "the factions' names",
+    "Source.csv": "the source books",
+    "Last_update.csv": "the export's date",
+    "Datasheets.csv": "every datasheet",
+    "Datasheets_abilities.csv": "the datasheets' abilities",
+    "Datasheets_keywords.csv": "the datasheets' keywords",
+    "Datasheets_models.csv": "the datasheets' profiles",
+    "Datasheets_options.csv": "the datasheets' wargear options",
+    "Datasheets_wargear.csv": "the datasheets' weapons",
+    "Datasheets_unit_composition.csv": "the datasheets' unit composition",
+    "Datasheets_models_cost.csv": "the datasheets' points",
+    "Datasheets_stratagems.csv": "the datasheets' links to stratagems",
+    "Datasheets_enhancements.csv": "the datasheets' links to enhancements",
+    "Datasheets_detachment_abilities.csv": "the datasheets' links to detachment rules",
+    "Datasheets_leader.csv": "the leaders' links",
+    "Stratagems.csv": "every stratagem",
+    "Abilities.csv": "the abilities glossary",
+    "Enhancements.csv": "every enhancement",
+    "Detachment_abilities.csv": "every detachment rule",
+    "Detachments.csv": "the detachments",
+}
+"""What the export loses when a table is refused, for its diagnostic."""
 
 
 def parse_table(

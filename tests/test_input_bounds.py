@@ -1,0 +1,217 @@
+"""Inputs bounded before they are read (issue 33, items 3 and 9): every table of an export is
+held to the per-input size limit before it is read and while it is read, a table that is a
+symbolic link or no regular file is refused unopened, and what one file can say is bounded (a
+code repeated past 1,000 times is counted, a message or excerpt past 2,000 characters is cut).
+
+Each case builds its files in ``tmp_path`` (a copy of the committed 11th-edition sample export,
+``tests/fixtures/export/wahapedia-11ed-2026-09-13-sample``, damaged) and runs ``wahanorm
+convert`` as a real process, its address space bounded where the case is about memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "tests" / "fixtures" / "export" / "wahapedia-11ed-2026-09-13-sample"
+MEMORY = 1536 * 1024 * 1024
+"""The address space a converting child may take (a clean run of the sample takes some 600 MiB
+of it: Python, pydantic, lxml and Lark mapped)."""
+
+
+def bounded(limit: int) -> Callable[[], None]:
+    def set_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return set_limit
+
+
+def convert(
+    cwd: Path, *inputs: str, memory: int | None = MEMORY
+) -> subprocess.CompletedProcess[str]:
+    """``wahanorm convert INPUTS --out out --no-cache`` in ``cwd``, in a child whose address
+    space is bounded; never a traceback or a crash."""
+    done = subprocess.run(
+        [sys.executable, "-m", "wahanorm", "convert", *inputs, "--out", "out", "--jobs", "1"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        errors="backslashreplace",
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=300,
+        preexec_fn=bounded(memory) if memory else None,
+    )
+    assert done.returncode in (0, 1), (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr, done.stderr[-4000:]
+    assert "internal error" not in done.stderr, done.stderr[-4000:]
+    return done
+
+
+def index(cwd: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((cwd / "out" / "index.json").read_text(encoding="utf-8"))
+    return data
+
+
+def diagnostics(cwd: Path, code: str) -> list[dict[str, Any]]:
+    return [d for d in index(cwd)["diagnostics"] if d["code"] == code]
+
+
+@pytest.fixture
+def export(tmp_path: Path) -> Path:
+    """A writable copy of the sample export, as ``tmp_path/exp``."""
+    shutil.copytree(SAMPLE, tmp_path / "exp")
+    for path in (tmp_path / "exp").iterdir():
+        path.chmod(0o644)
+    return tmp_path / "exp"
+
+
+def kinds(cwd: Path) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for entry in index(cwd)["entities"]:
+        counted[entry["kind"]] = counted.get(entry["kind"], 0) + 1
+    return counted
+
+
+def test_clean_sample_for_comparison(export: Path) -> None:
+    done = convert(export.parent, "exp")
+    assert done.returncode == 0, done.stderr
+    assert not diagnostics(export.parent, "table-refused")
+
+
+def test_sparse_table_past_the_limit_is_refused_unread(export: Path) -> None:
+    """``truncate -s 200M Abilities.csv``: 25 s, 5 GB, 838 MB on stderr before; now refused by
+    its size before it is read, and the rest of the export read."""
+    os.truncate(export / "Abilities.csv", 200 * 1024 * 1024)
+    done = convert(export.parent, "exp", memory=1024 * 1024 * 1024)
+    assert done.returncode == 1
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Abilities.csv"
+    assert refused["severity"] == "error"
+    assert "209715200 bytes, over the 67108864 byte limit" in refused["message"]
+    assert "without the abilities glossary" in refused["message"]
+    assert len(done.stderr) < 20_000
+    assert kinds(export.parent).get("datasheet", 0) > 0  # the rest is read
+    assert kinds(export.parent).get("stratagem", 0) > 0
+
+
+def test_gigabyte_datasheets_table_is_refused_not_a_crash(export: Path) -> None:
+    """A 1 GB (sparse) Datasheets.csv ended in a segmentation fault; now refused by its size,
+    and the stratagems and rules are still read."""
+    os.truncate(export / "Datasheets.csv", 1024 * 1024 * 1024)
+    done = convert(export.parent, "exp", memory=1024 * 1024 * 1024)
+    assert done.returncode == 1
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Datasheets.csv"
+    assert "without every datasheet" in refused["message"]
+    assert "datasheet" not in kinds(export.parent)
+    assert kinds(export.parent).get("stratagem", 0) > 0
+
+
+def test_table_under_the_limit_with_one_huge_field_says_little(export: Path) -> None:
+    """A table under the limit whose last record runs on for 20 MB (NUL bytes): read, but what
+    it says is bounded: each message at most 2,000 characters and a count."""
+    os.truncate(export / "Abilities.csv", 20 * 1024 * 1024)
+    done = convert(export.parent, "exp")
+    assert len(done.stderr) < 50_000
+    assert (export.parent / "out" / "index.json").stat().st_size < 5_000_000
+    for diag in index(export.parent)["diagnostics"]:
+        assert len(diag["message"]) <= 2100
+        assert diag["excerpt"] is None or len(diag["excerpt"]) <= 2100
+    assert any("more characters)" in d["message"] for d in index(export.parent)["diagnostics"])
+
+
+def test_one_code_repeated_is_counted_past_a_thousand(export: Path) -> None:
+    """Thirty thousand records too long in one table: the first 1,000 ``long-record``
+    warnings are listed, the rest counted in one ``diagnostics-capped`` warning."""
+    with (export / "Datasheets_keywords.csv").open("a", encoding="utf-8") as table:
+        table.write("x|y|z|w|v|u|\r\n" * 30_000)
+    done = convert(export.parent, "exp")
+    shorts = [
+        d for d in diagnostics(export.parent, "long-record")
+        if d["path"] == "exp/Datasheets_keywords.csv"
+    ]  # fmt: skip
+    assert len(shorts) == 1000
+    capped = {d["message"] for d in diagnostics(export.parent, "diagnostics-capped")}
+    assert (
+        "29000 more 'long-record' diagnostics of this file are not listed (the first 1000 are): "
+        "it repeats one problem"
+    ) in capped
+    assert len(done.stderr) < 1_000_000
+
+
+def test_table_that_is_a_symbolic_link_is_refused_unread(export: Path, tmp_path: Path) -> None:
+    """A table linked to a file outside the folder printed its target's first line in a
+    diagnostic; now the link is refused without being opened."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-FIRST-LINE|token|\nmore\n", encoding="utf-8")
+    (export / "Stratagems.csv").unlink()
+    (export / "Stratagems.csv").symlink_to(secret)
+    done = convert(export.parent, "exp")
+    assert done.returncode == 1
+    assert "SECRET" not in done.stderr + done.stdout
+    assert "SECRET" not in (export.parent / "out" / "index.json").read_text(encoding="utf-8")
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Stratagems.csv"
+    assert "symbolic link" in refused["message"]
+    assert "stratagem" not in kinds(export.parent)
+    assert kinds(export.parent).get("datasheet", 0) > 0
+    assert not diagnostics(export.parent, "missing-table")  # said once, as refused
+
+
+def test_table_linked_to_a_real_table_is_refused_too(export: Path, tmp_path: Path) -> None:
+    shutil.move(export / "Abilities.csv", tmp_path / "Abilities.csv")
+    (export / "Abilities.csv").symlink_to(tmp_path / "Abilities.csv")
+    convert(export.parent, "exp")
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Abilities.csv" and "symbolic link" in refused["message"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_table_that_is_a_pipe_is_refused_without_waiting(export: Path) -> None:
+    (export / "Detachments.csv").unlink()
+    os.mkfifo(export / "Detachments.csv")
+    convert(export.parent, "exp")  # a read of the pipe would wait for ever (the timeout)
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Detachments.csv"
+    assert "not a regular file" in refused["message"]
+
+
+def test_table_that_is_a_folder_is_refused(export: Path) -> None:
+    (export / "Enhancements.csv").unlink()
+    (export / "Enhancements.csv").mkdir()
+    convert(export.parent, "exp")
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Enhancements.csv"
+    assert "without every enhancement" in refused["message"]
+
+
+def test_a_file_that_grows_while_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size is checked before the read and the read stops one byte past the limit: a file
+    whose size said less than it holds (it grew after the check) is refused, not read on."""
+    from wahanorm.blocks import decode
+    from wahanorm.errors import InputError
+
+    grown = tmp_path / "grown.csv"
+    grown.write_bytes(b"x" * 5000)
+    real_fstat = os.fstat
+
+    def stale(fd: int) -> os.stat_result:  # what the size said before the file grew
+        info = real_fstat(fd)
+        return os.stat_result((*info[:6], 100, *info[7:10]))
+
+    monkeypatch.setattr(decode.os, "fstat", stale)
+    assert decode.read_bounded(grown, "grown.csv", 6000) == b"x" * 5000  # grew, within limit
+    with pytest.raises(InputError, match="grew past the 1000 byte limit"):
+        decode.read_bounded(grown, "grown.csv", 1000)
