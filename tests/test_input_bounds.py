@@ -215,3 +215,111 @@ def test_a_file_that_grows_while_read_is_refused(
     assert decode.read_bounded(grown, "grown.csv", 6000) == b"x" * 5000  # grew, within limit
     with pytest.raises(InputError, match="grew past the 1000 byte limit"):
         decode.read_bounded(grown, "grown.csv", 1000)
+
+
+# --- saved pages: never cut silently (issue 33, item 6) ---------------------------------------
+
+PAGE = REPO / "tests" / "fixtures" / "html" / "old_one_eye_trimmed.html"
+
+
+def _first_ability(page: str) -> tuple[int, int]:
+    """Where the first ``div.dsAbility`` of ``page`` starts and ends (its closing tag found by
+    counting the ``div``\\ s inside it)."""
+    import re
+
+    start = page.index('<div class="dsAbility">')
+    depth = 0
+    for match in re.finditer(r"<div\b|</div>", page[start:]):
+        depth += 1 if match.group() != "</div>" else -1
+        if depth == 0:
+            return start, start + match.end()
+    raise AssertionError("no end of the first ability")
+
+
+def _page_with(tmp_path: Path, change: Callable[[str], str]) -> Path:
+    page = PAGE.read_text(encoding="utf-8")
+    start, end = _first_ability(page)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "Old_One_Eye.html").write_text(
+        page[:start] + change(page[start:end]) + page[end:], encoding="utf-8"
+    )
+    return tmp_path
+
+
+def _sheet(cwd: Path) -> dict[str, Any]:
+    (path,) = (cwd / "out").glob("*/datasheet/*/old-one-eye.json")
+    sheet: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return sheet
+
+
+@pytest.fixture(scope="module")
+def clean_sheet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    cwd = _page_with(tmp_path_factory.mktemp("clean"), lambda ability: ability)
+    convert(cwd, "in")
+    return _sheet(cwd)
+
+
+def _same_sheet(sheet: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert len(sheet["abilities"]) == len(clean["abilities"])
+    assert sheet["keywords"] == clean["keywords"] and sheet["keywords"]
+    assert sheet["points"] == clean["points"] and sheet["points"]
+    assert sheet["weapons"] == clean["weapons"]
+
+
+def nested(levels: int) -> Callable[[str], str]:
+    return lambda ability: "<div>" * levels + ability + "</div>" * levels
+
+
+@pytest.mark.parametrize("levels", [200, 260, 500])
+def test_page_nested_past_the_parsers_256_levels_is_read_whole(
+    tmp_path: Path, clean_sheet: dict[str, Any], levels: int
+) -> None:
+    """260 ``div``\\ s around the first ability gave a datasheet with no abilities, keywords or
+    points and no diagnostic (libxml2 stops at 256 levels); now the page is read whole."""
+    cwd = _page_with(tmp_path, nested(levels))
+    done = convert(cwd, "in")
+    assert "page-cut" not in done.stderr
+    _same_sheet(_sheet(cwd), clean_sheet)
+
+
+@pytest.mark.parametrize(
+    ("levels", "reason"),
+    [
+        (600, "its elements are nested more than 512 levels deep"),
+        (3000, "the HTML parser stopped at one of its limits (Excessive depth in document: 2048)"),
+    ],
+)
+def test_page_nested_past_our_bound_is_an_error_naming_the_line(
+    tmp_path: Path, levels: int, reason: str
+) -> None:
+    cwd = _page_with(tmp_path, nested(levels))
+    line = PAGE.read_text(encoding="utf-8")[: _first_ability(PAGE.read_text())[0]].count("\n") + 1
+    done = convert(cwd, "in")
+    assert done.returncode == 1
+    assert f"in/Old_One_Eye.html:{line}: error: the page cannot be read whole: {reason}" in (
+        done.stderr
+    )
+    assert "[page-cut]" in done.stderr
+    assert not list((cwd / "out").glob("*/datasheet/*/*.json"))  # never a partial datasheet
+
+
+def test_page_with_an_11_mb_text_is_read_whole(tmp_path: Path, clean_sheet: dict[str, Any]) -> None:
+    """An 11 MB text inside the first ability was cut with the rest of the page (libxml2's
+    10 MB limit of one text); now read whole, and what is said of it is bounded."""
+    big = "x" * (11 * 1024 * 1024)
+    cwd = _page_with(tmp_path, lambda ability: ability.replace(">", ">" + big, 1))
+    done = convert(cwd, "in")
+    assert len(done.stderr) < 20_000
+    sheet = _sheet(cwd)
+    assert sheet["keywords"] == clean_sheet["keywords"] and sheet["points"] == clean_sheet["points"]
+    assert len(sheet["abilities"]) >= len(clean_sheet["abilities"])
+
+
+def test_page_with_an_11_mb_attribute_is_read_whole(
+    tmp_path: Path, clean_sheet: dict[str, Any]
+) -> None:
+    big = "y" * (11 * 1024 * 1024)
+    cwd = _page_with(tmp_path, lambda ability: ability.replace(">", f' title="{big}">', 1))
+    done = convert(cwd, "in")
+    assert "page-cut" not in done.stderr
+    _same_sheet(_sheet(cwd), clean_sheet)

@@ -159,6 +159,11 @@ _ALL: list[Code] = [
        "A part of the page that holds no rules entries (the keyword-usage list, a faction page's "
        "other sections) was not read, on purpose.",
        "Nothing to do."),
+    _c("page-cut", "error", "layout",
+       "A saved page cannot be read whole: its elements are nested more than 512 levels deep, or "
+       "the HTML parser stopped at one of its limits at the line named. Nothing of the page was "
+       "read, so no part of a datasheet is written.",
+       "Save the page again from the site; a real page nests some 20 levels deep."),
     _c("html-tooltip-skipped", "info", "layout",
        "A tooltip of a saved page has a shape wahanorm does not know; it was not read.",
        "Nothing to do unless an entry is missing from the output; then report the page."),
