@@ -323,3 +323,72 @@ def test_page_with_an_11_mb_attribute_is_read_whole(
     done = convert(cwd, "in")
     assert "page-cut" not in done.stderr
     _same_sheet(_sheet(cwd), clean_sheet)
+
+
+# --- saved pages: read in linear time (issue 33, item 7) --------------------------------------
+
+TOOLTIPS = (
+    "//div[contains(concat(' ', normalize-space(@class), ' '), ' tooltip_templates ')]/span[@id]"
+)
+
+
+def _open_tags_page(copies: int, part: int = 50_000) -> str:
+    """The fixture page with the first ``part`` characters of its body repeated ``copies``
+    times in front of it: tags left open nest each copy's tooltips in the one before (what
+    ``scripts/bench_page_scale.py`` grows to 2, 4 and 8 MB)."""
+    page = PAGE.read_text(encoding="utf-8")
+    start = page.index(">", page.index("<body")) + 1
+    return page[:start] + page[start : start + part] * copies + page[start:]
+
+
+def test_nested_tooltips_are_read_apart_each_over_its_own_content() -> None:
+    """The work of reading tooltips is the elements each one holds: with tooltips nested in
+    each other it was the sum of all that follows each (quadratic); taken apart, each element
+    is under one tooltip at most, so the sum is at most the document's elements."""
+    from wahanorm.blocks import html as dom
+
+    root, cut = dom.parse_page(_open_tags_page(40))
+    assert root is not None and cut is None
+    spans = root.xpath(TOOLTIPS)
+    members = set(spans)
+    nested = sum(1 for s in spans if any(a in members for a in s.iterancestors()))
+    held = sum(sum(1 for _ in s.iter()) for s in spans)
+    total = sum(1 for _ in root.iter())
+    assert nested > 100 and held > 10 * total  # the hostile shape: quadratic work
+    assert dom.apart(spans) == nested
+    assert root.xpath(TOOLTIPS) == spans  # all still tooltips, in the same order
+    assert not any(a in members for s in spans for a in s.iterancestors())
+    assert sum(sum(1 for _ in s.iter()) for s in spans) <= sum(1 for _ in root.iter())
+
+
+def test_apart_keeps_text_and_order() -> None:
+    from wahanorm.blocks import html as dom
+
+    root = dom.parse(
+        '<html><body><div class="t"><span id="a">A1<span id="b">B<span id="c">C</span>'
+        "c-tail</span>b-tail A2</span></div></body></html>"
+    )
+    spans = root.xpath("//span[@id]")
+    assert dom.apart(spans) == 2
+    assert [s.get("id") for s in root.xpath("//span[@id]")] == ["a", "b", "c"]
+    assert [dom.cell_text(s) for s in spans] == ["A1b-tail A2", "Bc-tail", "C"]
+    assert all(s.getparent().get("class") == "t" for s in spans)
+
+
+def test_page_with_tags_left_open_converts_as_the_page_does(
+    tmp_path: Path, clean_sheet: dict[str, Any]
+) -> None:
+    """The page grown by copies of its first part reads the same datasheet and tooltips as the
+    page itself (the copies repeat them: one entity each)."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "Old_One_Eye.html").write_text(_open_tags_page(40), encoding="utf-8")
+    done = convert(tmp_path, "in")
+    assert "page-cut" not in done.stderr
+    _same_sheet(_sheet(tmp_path), clean_sheet)
+    clean = tmp_path / "clean"
+    (clean / "in").mkdir(parents=True)
+    shutil.copy(PAGE, clean / "in" / "Old_One_Eye.html")
+    convert(clean, "in")
+    assert {e["id"] for e in index(tmp_path)["entities"]} == {
+        e["id"] for e in index(clean)["entities"]
+    }

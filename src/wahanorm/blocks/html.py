@@ -83,6 +83,50 @@ def parse_page(text: str) -> tuple[Element | None, Cut | None]:
     return root, None
 
 
+def apart(elements: list[Element]) -> int:
+    """Take each of ``elements`` (in document order) that lies inside another of them out of
+    it, so that each is read over its own content alone; how many were taken out. Those taken
+    out go, in document order, into one new element at the end of the document made like the
+    parent of the first of ``elements`` (a ``div.tooltip_templates``), each keeping its source line; its tail
+    text stays where it was. The list (the order they are read in) is left as it is.
+
+    A page holds its tooltips (or datasheet frames) side by side; a page whose tags do not
+    close (a cut or a copy of a part of one) nests each in the one before, and reading each
+    over all it holds made reading the page quadratic in its size. The innermost are taken out
+    first, so that each move carries its own content only (lxml walks what it moves), and each
+    walks up to the nearest one holding it, at most ``MAX_DEPTH`` levels (``parse_page``)."""
+    members = set(elements)
+    holder: Element | None = None
+    moved = 0
+    for el in reversed(elements):
+        if next((a for a in el.iterancestors() if a in members), None) is None:
+            continue
+        if holder is None:  # made like the parent of the first (which nothing before holds)
+            parent = elements[0].getparent()
+            root = el.getroottree().getroot()
+            body = root.find("body")
+            holder = etree.SubElement(
+                body if body is not None else root, parent.tag, attrib=dict(parent.attrib)
+            )
+        _keep_tail(el)
+        holder.insert(0, el)
+        moved += 1
+    return moved
+
+
+def _keep_tail(el: Element) -> None:
+    """Hand ``el``'s tail text to what comes before it (lxml moves a tail with its element)."""
+    if not el.tail:
+        return
+    before = el.getprevious()
+    if before is not None:
+        before.tail = (before.tail or "") + el.tail
+    else:
+        parent = el.getparent()
+        parent.text = (parent.text or "") + el.tail
+    el.tail = None
+
+
 def classes(el: Element) -> list[str]:
     """The class names of an element."""
     return str(el.get("class") or "").split()

@@ -75,6 +75,7 @@ def read_page(html: str, display: str) -> Reading | None:
         )
         return reading
     frames = dom.select(root, "div", FRAME_CLASS)
+    dom.apart(frames)  # a frame nested in another (tags left open) is read apart from it
     if not frames:
         if not faction_page.is_faction_page(root):
             return None
