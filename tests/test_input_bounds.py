@@ -392,3 +392,24 @@ def test_page_with_tags_left_open_converts_as_the_page_does(
     assert {e["id"] for e in index(tmp_path)["entities"]} == {
         e["id"] for e in index(clean)["entities"]
     }
+
+
+def test_tables_together_are_held_to_the_limit_of_one_input(export: Path) -> None:
+    """Each table is under the limit, but together they are one input: a 60 MB table of 3
+    million rows took 1.8 GB of memory, so twenty would take some 36 GB. Past the limit of the
+    export as a whole, the next table is refused as one too large."""
+    rows = "000001|KW|m|false|\r\n" * 2_000_000  # 40 MB of rows of a keyword table
+    with (export / "Datasheets_keywords.csv").open("a", encoding="utf-8") as table:
+        table.write(rows)
+    with (export / "Datasheets_models.csv").open("a", encoding="utf-8") as table:
+        table.write(rows)
+    done = convert(export.parent, "exp", memory=3 * 1024 * 1024 * 1024)
+    assert done.returncode == 1
+    (refused,) = diagnostics(export.parent, "table-refused")
+    assert refused["path"] == "exp/Datasheets_models.csv"  # read after Datasheets_keywords.csv
+    assert "without the datasheets' profiles" in refused["message"]
+    assert (
+        "with the tables read before it, the export would pass the 67108864 byte limit"
+        in (refused["message"])
+    )
+    assert kinds(export.parent).get("datasheet", 0) > 0

@@ -434,8 +434,9 @@ _ALL: list[Code] = [
        "Nothing to do; keep the export as downloaded to avoid it."),
     _c("table-refused", "error", "export",
        "A table of the export was not read: it is over the 64 MiB limit for one input (or grew "
-       "past it while read), a symbolic link, or not a regular file. The rest of the export is "
-       "read without it; the diagnostic says what is left out.",
+       "past it while read), it would take the export's tables together past that limit, or it "
+       "is a symbolic link or not a regular file. The rest of the export is read without it; "
+       "the diagnostic says what is left out.",
        "Replace the table with the export's own file (a real file, as downloaded)."),
     _c("missing-table", "warning", "export",
        "The export lacks a table the datasheets are built from; what it would give is empty.",

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wahanorm.blocks import decode as decoding
 from wahanorm.blocks.edition import Edition, as_edition, link_edition
 from wahanorm.contract.models import Ability, SourceRef, Weapon
 from wahanorm.errors import Report
@@ -156,12 +157,14 @@ class ExportContext:
         Wahapedia's (reported once)."""
         texts: dict[str, str] = {}
         resaved: list[str] = []
+        budget = decoding.MAX_INPUT_BYTES  # the tables together are one input
         for name, columns in TABLES.items():
-            text = read_text(self.folder, name, self.path(name), self.report)
+            text = read_text(self.folder, name, self.path(name), self.report, budget)
             if text is None:
                 if os.path.lexists(self.folder / name):
                     self.refused.add(name)
                 continue
+            budget = max(0, budget - (self.folder / name).lstat().st_size)  # as read
             form = header_form(text, columns)
             if form == "resaved":
                 undone = undo_resave(text)

@@ -97,7 +97,9 @@ def read_table(
     return parse_table(text, name, path, expected, report)
 
 
-def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
+def read_text(
+    folder: Path, name: str, path: str, report: Report, budget: int | None = None
+) -> str | None:
     """The decoded text of ``folder/name`` (None when there is no such file, or when it is
     refused: reported on ``path`` as ``table-refused``); bytes that are not UTF-8 are replaced
     and reported on ``path``.
@@ -105,14 +107,24 @@ def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
     A table is bounded as an input is (``decode.read_bounded``: the per-input size limit,
     checked before it is read and while it is read), and only a regular file of the folder
     itself is read: a symbolic link (even to a table) or anything else by a table's name is
-    refused unopened."""
+    refused unopened. ``budget``: the bytes the export may still read (its tables together are
+    one input, held to the same limit); a table past it is refused too."""
     file = folder / name
     try:
-        file.lstat()
+        size = file.lstat().st_size
     except OSError:
         return None
+    limit = decoding.MAX_INPUT_BYTES
     try:
-        raw = decoding.read_bounded(file, path, links=False)
+        if budget is not None and budget < size <= limit:
+            raise InputError(
+                f"file is {size} bytes: with the tables read before it, the export would pass "
+                f"the {limit} byte limit for one input",
+                path=path,
+            )
+        if size <= limit and budget is not None:
+            limit = budget  # a table that grows while read is held to what is left
+        raw = decoding.read_bounded(file, path, limit, links=False)
     except InputError as exc:
         report.error(
             "table-refused",
