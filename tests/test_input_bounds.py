@@ -413,3 +413,25 @@ def test_tables_together_are_held_to_the_limit_of_one_input(export: Path) -> Non
         in (refused["message"])
     )
     assert kinds(export.parent).get("datasheet", 0) > 0
+
+
+def test_a_report_keeps_1000_of_one_code_per_file_and_counts_the_rest() -> None:
+    from wahanorm.errors import Report
+
+    report = Report("a.csv")
+    for line in range(1, 1501):
+        report.warning("short-record", "x" * 5000, line=line)
+    report.warning("short-record", "other file", line=1, path="b.csv")
+    memo: dict[str, str] = {}
+    # past the cap nothing more is kept, but a reading that said something is still told
+    made = report.read_once(memo, "k", lambda: report.warning("long-record", "y") or "v")
+    assert made == "v" and "k" not in memo
+    report.close()
+    rows = report.diagnostics
+    assert sum(r.code == "short-record" and r.path == "a.csv" for r in rows) == 1000
+    assert len(rows[0].message) < 2100 and rows[0].message.endswith("(3000 more characters)")
+    (capped,) = [r for r in rows if r.code == "diagnostics-capped"]
+    assert capped.path == "a.csv" and capped.severity == "warning"
+    assert capped.message.startswith("500 more 'short-record' diagnostics of this file")
+    report.close()  # said once
+    assert sum(r.code == "diagnostics-capped" for r in report.diagnostics) == 1

@@ -307,10 +307,11 @@ class Report:
         self.add("info", code, message, line, **where)
 
     def extend(self, other: Report) -> None:
-        """Take over the diagnostics of another report (its own cap said first)."""
+        """Take over the diagnostics of another report, as they are: its own cap said first
+        (each input's report is capped where it was read; the run's takes them all)."""
         other.close()
-        for row in other.diagnostics:
-            self._keep(row)
+        self.diagnostics.extend(other.diagnostics)
+        self.heard += len(other.diagnostics)
 
     def __getstate__(self) -> dict[str, object]:
         """What a report sends to another process: its diagnostics as plain tuples (a worker's
