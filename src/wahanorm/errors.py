@@ -124,6 +124,23 @@ def severity_of(code: str) -> Severity:
     return entry.severity
 
 
+TEXT_MOST = 2000
+"""The most characters a diagnostic's message or excerpt keeps (a message quotes the value it
+is about, and a hostile value is megabytes); past it the text is cut and says how much was."""
+
+SAID_MOST = 1000
+"""The most diagnostics of one code a report keeps for one file: past it they are counted, and
+one ``diagnostics-capped`` warning says how many (``Report.close``). No real input comes near it
+(the most of one code in one file of ``../shared`` is some 200)."""
+
+
+def bounded_text(text: str, most: int = TEXT_MOST) -> str:
+    """``text``, or its first ``most`` characters and how many more there were."""
+    if len(text) <= most:
+        return text
+    return f"{text[:most]}… ({len(text) - most} more characters)"
+
+
 def diagnostic_row(
     severity: Severity,
     code: str,
@@ -148,8 +165,12 @@ def diagnostic_row(
     ):
         raise TypeError(
             f"diagnostic {code!r}: message, path and excerpt must be text, line and column whole "
-            f"numbers: {(message, path, line, column, excerpt)!r}"
+            f"numbers: {(message, path, line, column, excerpt)!r}"[:TEXT_MOST]
         )
+    if len(message) > TEXT_MOST:
+        message = bounded_text(message)
+    if excerpt is not None and len(excerpt) > TEXT_MOST:
+        excerpt = bounded_text(excerpt)
     return DiagnosticRow(severity, code, message, path, line, column, excerpt)
 
 
@@ -178,6 +199,42 @@ class Report:
     """(code, key) of the diagnostics said once per input (``first_time``)."""
     asked_once: int = field(default=0, repr=False)
     """How often ``first_time`` was asked (``BatchMemo`` keeps no reading that asked it)."""
+    said: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
+    """How many diagnostics of each (path, code) were said, kept or not (``SAID_MOST``)."""
+    most: int | None = field(default=SAID_MOST, repr=False, compare=False)
+    """The cap of one (path, code) (None: no cap, for a scratch report whose rows are said again
+    in a capped one)."""
+    heard: int = field(default=0, repr=False, compare=False)
+    """How many diagnostics were said in all, kept or not: what tells a reading that said
+    something (``read_once``, ``BatchMemo``) when past the cap nothing more is kept."""
+
+    def _keep(self, row: DiagnosticRow) -> None:
+        """Keep ``row``, unless its file said its code ``SAID_MOST`` times already."""
+        self.heard += 1
+        key = (row.path, row.code)
+        times = self.said.get(key, 0) + 1
+        self.said[key] = times
+        if self.most is None or times <= self.most:
+            self.diagnostics.append(row)
+
+    def close(self) -> None:
+        """Say, once per (file, code) past the cap, how many diagnostics were not kept (the
+        pipeline closes each input's report when its reading ends)."""
+        most = self.most
+        if most is None:
+            return
+        for (path, code), times in list(self.said.items()):
+            if times > most:
+                self.diagnostics.append(
+                    diagnostic_row(
+                        "warning",
+                        "diagnostics-capped",
+                        f"{times - most} more {code!r} diagnostics of this file are not "
+                        f"listed (the first {most} are): it repeats one problem",
+                        path,
+                    )
+                )
+                self.said[path, code] = most
 
     def first_time(self, code: str, key: str) -> bool:
         """True the first time ``key`` is asked under ``code`` in this input: for what is
@@ -202,9 +259,9 @@ class Report:
         known = memo.get(key)
         if known is not None:
             return known
-        said = len(self.diagnostics), len(self.said_once)
+        said = self.heard, len(self.said_once)
         made = read()
-        if made is not None and (len(self.diagnostics), len(self.said_once)) == said:
+        if made is not None and (self.heard, len(self.said_once)) == said:
             memo[key] = made
         return made
 
@@ -219,11 +276,9 @@ class Report:
         path: str | None = None,
     ) -> None:
         """Record one diagnostic (``diagnostic_row``): every one is kept (``index.json`` holds
-        them all; the terminal shortens)."""
+        them all; the terminal shortens), up to ``SAID_MOST`` of one code in one file."""
         where = self.path if path is None else path
-        self.diagnostics.append(
-            diagnostic_row(severity, code, message, where, line, column, excerpt)
-        )
+        self._keep(diagnostic_row(severity, code, message, where, line, column, excerpt))
 
     def failure(self, exc: WahanormError, code: str | None = None) -> None:
         """Record an error raised on the way (a ``ParseFailure``) as the problem it is here:
@@ -231,7 +286,7 @@ class Report:
         diagnostic = exc.to_diagnostic(code)
         if not diagnostic.path:
             diagnostic = diagnostic._replace(path=self.path)
-        self.diagnostics.append(diagnostic)
+        self._keep(diagnostic)
 
     def error(
         self, code: str, message: str, line: int | None = None, **where: Unpack[Where]
@@ -252,8 +307,11 @@ class Report:
         self.add("info", code, message, line, **where)
 
     def extend(self, other: Report) -> None:
-        """Take over the diagnostics of another report."""
+        """Take over the diagnostics of another report, as they are: its own cap said first
+        (each input's report is capped where it was read; the run's takes them all)."""
+        other.close()
         self.diagnostics.extend(other.diagnostics)
+        self.heard += len(other.diagnostics)
 
     def __getstate__(self) -> dict[str, object]:
         """What a report sends to another process: its diagnostics as plain tuples (a worker's
@@ -261,6 +319,7 @@ class Report:
         of its own, five times slower)."""
         state = dict(self.__dict__)
         state["diagnostics"] = list(map(tuple, self.diagnostics))
+        state["said"] = {}  # counted for the cap in the process that read (``close``d there)
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -360,9 +419,9 @@ class BatchMemo(Generic[K, V]):
         known = self._kept.get(key)
         if known is not None:
             return known
-        before = len(report.diagnostics), report.asked_once
+        before = report.heard, report.asked_once
         made = read()
-        if made is not None and (len(report.diagnostics), report.asked_once) == before:
+        if made is not None and (report.heard, report.asked_once) == before:
             self.keep(key, made)
         return made
 

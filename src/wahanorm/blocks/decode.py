@@ -4,11 +4,76 @@ as the fallback (noted); bytes that are no text are refused. And the size limit 
 from __future__ import annotations
 
 import codecs
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO
 
 from wahanorm.errors import InputError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
-"""Inputs larger than this are refused with a diagnostic (documented in the README)."""
+"""Inputs larger than this are refused with a diagnostic (documented in the README); so is
+each table of an export, and each file read whole anywhere else."""
+
+
+def read_bounded(
+    path: Path, display: str, limit: int | None = None, *, links: bool = True
+) -> bytes:
+    """The bytes of the regular file at ``path``, never more than ``limit`` of them: its size is
+    checked before it is read, and a file that grows past the limit while it is read is refused
+    too (a sparse file says its full size). ``links=False`` refuses a symbolic link without
+    opening what it names. ``limit`` is ``MAX_INPUT_BYTES`` unless given. Raises ``InputError`` (on ``display``) for a link refused, what is
+    not a regular file (a folder, a pipe, a device: never opened for reading, so never waited
+    on), a file over the limit, and a file that cannot be read."""
+    if limit is None:
+        limit = MAX_INPUT_BYTES
+    try:
+        if not links and path.is_symlink():
+            raise InputError("is a symbolic link: not followed, not read", path=display)
+        flags = os.O_RDONLY | os.O_NONBLOCK | (0 if links else os.O_NOFOLLOW)
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=display) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError("not a regular file: not read", path=display)
+        if info.st_size > limit:
+            raise InputError(
+                f"file is {info.st_size} bytes, over the {limit} byte limit for one input",
+                path=display,
+            )
+        with os.fdopen(fd, "rb", buffering=0) as handle:
+            fd = -1  # closed with the handle
+            # One byte past what the size said tells a file that grew since.
+            data = _read_up_to(handle, info.st_size + 1)
+            if len(data) > info.st_size:
+                data += _read_up_to(handle, limit + 1 - len(data))
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=display) from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limit:
+        raise InputError(
+            f"file grew past the {limit} byte limit for one input while it was read",
+            path=display,
+        )
+    return data
+
+
+def _read_up_to(handle: BinaryIO, size: int) -> bytes:
+    """At most ``size`` bytes from an unbuffered file, fewer only at its end."""
+    read = handle.read
+    parts: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = read(min(left, 1 << 24))
+        if not chunk:
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def decode(data: bytes, display: str) -> tuple[str, list[str]]:

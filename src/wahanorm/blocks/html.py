@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -28,18 +28,103 @@ SPLIT = "\ue000"
 """A line of its own where a separator element (``dsLineHor``) stood, when asked for."""
 
 
+MAX_DEPTH = 512
+"""The deepest nesting of elements a saved page may have (real pages nest some 20 deep): a page
+nested deeper is refused, whole, with an error naming the line (``parse_page``)."""
+_PAST_DEPTH = etree.XPath("(" + "/".join(["*"] * MAX_DEPTH) + ")[1]")
+"""The first element nested ``MAX_DEPTH`` levels below the root (level by level: linear)."""
+
+
+class Cut(NamedTuple):
+    """Why a page cannot be read whole, and the line where it was cut."""
+
+    line: int
+    reason: str
+
+
 def parse(text: str) -> Element | None:
     """The document's root element, or None when lxml finds no document in the text."""
+    return parse_page(text)[0]
+
+
+def parse_page(text: str) -> tuple[Element | None, Cut | None]:
+    """The document's root element (None when lxml finds no document in the text), and why it
+    cannot be read whole, if it cannot: what the parser cut (a parser limit hit, from its error
+    log) or nesting past ``MAX_DEPTH``.
+
+    libxml2 stops building a tree 256 levels deep and cuts a text or an attribute value past
+    10 MB, silently but for its error log. Its ``huge_tree`` lifts both (to 2,048 levels and
+    1 GB); our own bounds stand instead: an input is at most ``decode.MAX_INPUT_BYTES``, and a
+    page at most ``MAX_DEPTH`` deep. A limit of the parser still hit is said, never a page read
+    in part."""
+    parser = lxml_html.HTMLParser(huge_tree=True)
     try:
-        root = lxml_html.document_fromstring(text)
+        root = lxml_html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError):
         # A declared encoding in a str makes lxml refuse it; give it bytes instead.
         try:
-            parser = lxml_html.HTMLParser(encoding="utf-8")
+            parser = lxml_html.HTMLParser(encoding="utf-8", huge_tree=True)
             root = lxml_html.document_fromstring(text.encode("utf-8"), parser=parser)
         except (etree.ParserError, ValueError):
-            return None
-    return root if isinstance(root, lxml_html.HtmlElement) else None
+            return None, None
+    if not isinstance(root, lxml_html.HtmlElement):
+        return None, None
+    for error in parser.error_log:
+        if error.type_name == "ERR_RESOURCE_LIMIT":
+            said = error.message.strip().split(", use ")[0].split(", try ")[0]
+            return root, Cut(
+                error.line or 1, f"the HTML parser stopped at one of its limits ({said})"
+            )
+    past: list[Element] = _PAST_DEPTH(root)
+    if past:
+        return root, Cut(
+            past[0].sourceline or 1, f"its elements are nested more than {MAX_DEPTH} levels deep"
+        )
+    return root, None
+
+
+def apart(elements: list[Element]) -> int:
+    """Take each of ``elements`` (in document order) that lies inside another of them out of
+    it, so that each is read over its own content alone; how many were taken out. Those taken
+    out go, in document order, into one new element at the end of the document made like the
+    parent of the first of ``elements`` (a ``div.tooltip_templates``), each keeping its source line; its tail
+    text stays where it was. The list (the order they are read in) is left as it is.
+
+    A page holds its tooltips (or datasheet frames) side by side; a page whose tags do not
+    close (a cut or a copy of a part of one) nests each in the one before, and reading each
+    over all it holds made reading the page quadratic in its size. The innermost are taken out
+    first, so that each move carries its own content only (lxml walks what it moves), and each
+    walks up to the nearest one holding it, at most ``MAX_DEPTH`` levels (``parse_page``)."""
+    members = set(elements)
+    holder: Element | None = None
+    moved = 0
+    for el in reversed(elements):
+        if next((a for a in el.iterancestors() if a in members), None) is None:
+            continue
+        if holder is None:  # made like the parent of the first (which nothing before holds)
+            parent = elements[0].getparent()
+            root = el.getroottree().getroot()
+            body = root.find("body")
+            holder = etree.SubElement(
+                body if body is not None else root, parent.tag, attrib=dict(parent.attrib)
+            )
+        _keep_tail(el)
+        holder.insert(0, el)
+        moved += 1
+    return moved
+
+
+def _keep_tail(el: Element) -> None:
+    """Hand ``el``'s tail text to what comes before it (lxml moves a tail with its element)."""
+    if not el.tail:
+        return
+    before = el.getprevious()
+    if before is not None:
+        before.tail = (before.tail or "") + el.tail
+    else:
+        parent = el.getparent()
+        parent.text = (parent.text or "") + el.tail
+    el.tail = None
 
 
 def classes(el: Element) -> list[str]:

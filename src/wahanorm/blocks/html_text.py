@@ -84,7 +84,10 @@ ONE_LINE_CLASSES = frozenset({"dsCharWrap"})
 # Containers of cookie/consent banners and ads, by a whole word of their id or class.
 CHROME = re.compile(r"(?:^|[\s_-])(?:cookie|consent|gdpr|advert|adsbygoogle|ad|ads)(?:$|[\s_-])")
 _HIDDEN = re.compile(r"display\s*:\s*none", re.I)
-_FRAGMENT_PARSER = etree.HTMLParser()
+_FRAGMENT_PARSER = etree.HTMLParser(huge_tree=True)
+"""libxml2's own limits lifted (a text or attribute past 10 MB, 256 levels): an export field is
+bounded by its table's size limit, and a fragment nested past the 2,048 levels ``huge_tree``
+still stops at is built again from the parser's events, whole (``_deep_document``)."""
 
 # Never rules text on the site: the FAQ / errata boxes printed under a rule or card.
 SITE_SKIP = frozenset({"faqErrataStrat", "faqErrataSpoiler"})
@@ -188,7 +191,10 @@ def parse_fragment(raw: str) -> Element:
     document, ``<html>`` alone, is still a body's content), and its elements are plain lxml
     elements: ``lxml.html`` picks a Python class for each element it hands out, which made
     parsing and walking a field twice as slow."""
-    root = etree.fromstring(f"<html><body>{raw}</body></html>", _FRAGMENT_PARSER)
+    wrapped = f"<html><body>{raw}</body></html>"
+    root = etree.fromstring(wrapped, _FRAGMENT_PARSER)
+    if _hit_limit(_FRAGMENT_PARSER):
+        root = _deep_document(wrapped)
     body = root.find("body")
     return body if body is not None else root
 
@@ -196,20 +202,26 @@ def parse_fragment(raw: str) -> Element:
 def parse_document(text: str) -> Element | None:
     """A whole HTML document as its root element (plain lxml elements), or None when it holds
     no document. libxml2 stops building a tree 256 levels deep and drops the rest; a document
-    nested deeper is built again from the parser's events, whole."""
-    parser = etree.HTMLParser()
+    nested deeper is built again from the parser's events, whole. (``huge_tree``: libxml2's
+    10 MB cut of a text or attribute lifted; the input is bounded by its size limit.)"""
+    parser = etree.HTMLParser(huge_tree=True)
     try:
         root = etree.fromstring(text, parser)
     except ValueError:
         # A declared encoding in a str makes lxml refuse it; give it bytes instead.
-        parser = etree.HTMLParser(encoding="utf-8")
+        parser = etree.HTMLParser(encoding="utf-8", huge_tree=True)
         try:
             root = etree.fromstring(text.encode("utf-8"), parser)
         except (etree.LxmlError, ValueError):
             return None
-    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
+    if _hit_limit(parser):
         root = _deep_document(text)
     return root
+
+
+def _hit_limit(parser: Any) -> bool:
+    """Whether the last parse stopped at one of libxml2's limits (its error log says so)."""
+    return any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log)
 
 
 class _TreeBuilder:
@@ -250,7 +262,7 @@ class _TreeBuilder:
 
 def _deep_document(text: str) -> Element:
     builder = _TreeBuilder()
-    parser = etree.HTMLParser(target=builder, encoding="utf-8")
+    parser = etree.HTMLParser(target=builder, encoding="utf-8", huge_tree=True)
     with contextlib.suppress(etree.LxmlError):
         etree.fromstring(text.encode("utf-8"), parser)
     return builder.root

@@ -88,6 +88,11 @@ _ALL: list[Code] = [
        "A table of the export is not UTF-8; the bytes that could not be decoded were replaced, so "
        "characters of the text are lost.",
        "Re-save the table as UTF-8 (or download the export again) and convert again."),
+    _c("diagnostics-capped", "warning", "input",
+       "One file said the same problem more than 1,000 times (one code); the first 1,000 are "
+       "listed, the rest only counted here. A message or excerpt longer than 2,000 characters "
+       "is cut, with the count of what was left out.",
+       "Fix the problem the first ones name (the file repeats it) and convert again."),
     _c("path-not-utf8", "warning", "input",
        "A file's name is not UTF-8; it is named in the output with those bytes escaped (\\xNN).",
        "Rename the file to keep its name."),
@@ -156,6 +161,11 @@ _ALL: list[Code] = [
        "A part of the page that holds no rules entries (the keyword-usage list, a faction page's "
        "other sections) was not read, on purpose.",
        "Nothing to do."),
+    _c("page-cut", "error", "layout",
+       "A saved page cannot be read whole: its elements are nested more than 512 levels deep, or "
+       "the HTML parser stopped at one of its limits at the line named. Nothing of the page was "
+       "read, so no part of a datasheet is written.",
+       "Save the page again from the site; a real page nests some 20 levels deep."),
     _c("html-tooltip-skipped", "info", "layout",
        "A tooltip of a saved page has a shape wahanorm does not know; it was not read.",
        "Nothing to do unless an entry is missing from the output; then report the page."),
@@ -434,6 +444,12 @@ _ALL: list[Code] = [
        "Tables of the export were re-saved by a spreadsheet (split at commas, joined with '|'); "
        "this was undone exactly, line by line.",
        "Nothing to do; keep the export as downloaded to avoid it."),
+    _c("table-refused", "error", "export",
+       "A table of the export was not read: it is over the 64 MiB limit for one input (or grew "
+       "past it while read), it would take the export's tables together past that limit, or it "
+       "is a symbolic link or not a regular file. The rest of the export is read without it; "
+       "the diagnostic says what is left out.",
+       "Replace the table with the export's own file (a real file, as downloaded)."),
     _c("missing-table", "warning", "export",
        "The export lacks a table the datasheets are built from; what it would give is empty.",
        "Download the export whole."),

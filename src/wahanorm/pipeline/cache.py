@@ -30,7 +30,7 @@ import orjson
 from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
 from wahanorm.contract.hashing import hash_of, said_of
-from wahanorm.errors import DiagnosticRow, diagnostic_row
+from wahanorm.errors import DiagnosticRow, InputError, diagnostic_row
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -74,23 +74,22 @@ def input_key(item: Source) -> str | None:
     if item.data is not None:
         digest.update(item.data)
         return digest.hexdigest()
+    # Every file is hashed as it would be read (``decode.read_bounded``: the size limit before
+    # and while reading, no link followed in an export folder); one that would be refused
+    # leaves the input uncached, so it is read (and refused with its diagnostic) every run.
     try:
         if item.members:
             for member in item.members:
-                if member.path.stat().st_size > decoding.MAX_INPUT_BYTES:
-                    return None
                 digest.update(member.display.encode())
-                digest.update(member.path.read_bytes())
+                digest.update(decoding.read_bounded(member.path, member.display))
         elif item.is_folder:
             for path in sorted(item.path.iterdir()):
-                if path.is_file():
+                if path.is_symlink() or (path.is_file() or not path.is_dir()):
                     digest.update(path.name.encode())
-                    digest.update(path.read_bytes())
-        elif item.path.stat().st_size > decoding.MAX_INPUT_BYTES:
-            return None  # refused when read with a diagnostic; never read whole to hash it
+                    digest.update(decoding.read_bounded(path, path.name, links=False))
         else:
-            digest.update(item.path.read_bytes())
-    except OSError:
+            digest.update(decoding.read_bounded(item.path, item.display))
+    except (OSError, InputError):
         return None
     return digest.hexdigest()
 
@@ -160,13 +159,15 @@ class Cache:
         """The JSON body of an entry, or None when there is none; raises ``BadEntry``."""
         path = self._path(kind, key)
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            os.lstat(path)
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise BadEntry(f"cannot be read ({exc.strerror or exc})") from None
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read()
+        try:  # no link followed; no entry larger than the default cap of the whole cache
+            data = decoding.read_bounded(path, path.name, DEFAULT_MAX_BYTES, links=False)
+        except InputError as exc:
+            raise BadEntry(exc.message) from None
         head, newline, body = data.partition(b"\n")
         if not head.startswith(_MAGIC) or not newline:
             raise BadEntry("not a wahanorm cache entry")

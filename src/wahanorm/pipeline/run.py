@@ -156,6 +156,7 @@ def extract(source: Source, stage: Callable[[str], None] | None = None) -> Extra
             "the file's name is not UTF-8: it is named here with those bytes escaped (\\xNN); "
             "rename the file to keep its name",
         )
+    extraction.report.close()  # what one file said past the cap of one code, counted
     return extraction
 
 

@@ -11,7 +11,6 @@ missing data and repeats are reported once for every reader, after reading
 from __future__ import annotations
 
 import functools
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,19 +106,7 @@ class Source:
             raise InputError(self.problem, path=self.display)
         if self.data is not None:
             return self.data
-        try:
-            info = self.path.stat()
-            if not stat.S_ISREG(info.st_mode):  # changed since it was found
-                raise InputError("not a regular file any more", path=self.display)
-            if info.st_size > decoding.MAX_INPUT_BYTES:
-                raise InputError(
-                    f"file is {info.st_size} bytes, over the {decoding.MAX_INPUT_BYTES} byte limit "
-                    "for one input",
-                    path=self.display,
-                )
-            return self.path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror or exc}", path=self.display) from None
+        return decoding.read_bounded(self.path, self.display)
 
     @functools.cached_property
     def decoded(self) -> tuple[str, tuple[str, ...]]:

@@ -110,7 +110,7 @@ def _read_local(texts: list[str]) -> list[Made | _Same]:
     lines = to_numbered(texts)
     said: dict[int | None, list[Note]] = {}
     for step, (_name, run) in enumerate(PASSES[:LINE_LOCAL]):
-        scratch = Report()
+        scratch = Report(most=None)  # said again in the input's own report, capped there
         lines = run(lines, scratch)
         for d in scratch.diagnostics:
             note = (step, d.severity, d.code, d.message, d.column, d.excerpt)

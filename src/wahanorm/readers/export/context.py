@@ -6,10 +6,12 @@ deliberately left out); any other column is reported as unknown.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wahanorm.blocks import decode as decoding
 from wahanorm.blocks.edition import Edition, as_edition, link_edition
 from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.models import Ability, SourceRef, Weapon
@@ -103,6 +105,8 @@ class ExportContext:
     """The edition the export tells: its links' (``/wh40k11ed/``), else its Source.csv's
     newest; None when it tells none."""
     _links_told: bool = False
+    refused: set[str] = field(default_factory=set)
+    """The tables the folder holds that were refused unread (``tables.read_text``)."""
     source_editions: dict[str, Edition] = field(default_factory=dict)
     """Source.csv: the edition of each source book, by lower-case name."""
     _texts: dict[str, str] = field(default_factory=lambda: {"": ""}, repr=False)
@@ -133,6 +137,8 @@ class ExportContext:
             if text is not None:
                 optional = frozenset(c for t, c in ELEVENTH_ONLY if t == name)
                 self.tables[name] = parse_table(text, name, path, columns, self.report, optional)
+            elif name in self.refused:  # said where it was refused
+                self.tables[name] = Table(name=name, path=path)
             elif name in REQUIRED:
                 self.report.warning("missing-table", f"the export has no {name}", path=path)
                 self.tables[name] = Table(name=name, path=path)
@@ -152,10 +158,14 @@ class ExportContext:
         Wahapedia's (reported once)."""
         texts: dict[str, str] = {}
         resaved: list[str] = []
+        budget = decoding.MAX_INPUT_BYTES  # the tables together are one input
         for name, columns in TABLES.items():
-            text = read_text(self.folder, name, self.path(name), self.report)
+            text = read_text(self.folder, name, self.path(name), self.report, budget)
             if text is None:
+                if os.path.lexists(self.folder / name):
+                    self.refused.add(name)
                 continue
+            budget = max(0, budget - (self.folder / name).lstat().st_size)  # as read
             form = header_form(text, columns)
             if form == "resaved":
                 undone = undo_resave(text)

@@ -18,7 +18,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Literal, NamedTuple, cast
 
-from wahanorm.errors import Report
+from wahanorm.blocks import decode as decoding
+from wahanorm.errors import InputError, Report
 
 
 class Record(NamedTuple):
@@ -96,13 +97,42 @@ def read_table(
     return parse_table(text, name, path, expected, report)
 
 
-def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
-    """The decoded text of ``folder/name`` (None when there is no such file); bytes that are not
-    UTF-8 are replaced and reported on ``path``."""
+def read_text(
+    folder: Path, name: str, path: str, report: Report, budget: int | None = None
+) -> str | None:
+    """The decoded text of ``folder/name`` (None when there is no such file, or when it is
+    refused: reported on ``path`` as ``table-refused``); bytes that are not UTF-8 are replaced
+    and reported on ``path``.
+
+    A table is bounded as an input is (``decode.read_bounded``: the per-input size limit,
+    checked before it is read and while it is read), and only a regular file of the folder
+    itself is read: a symbolic link (even to a table) or anything else by a table's name is
+    refused unopened. ``budget``: the bytes the export may still read (its tables together are
+    one input, held to the same limit); a table past it is refused too."""
     file = folder / name
-    if not file.is_file():
+    try:
+        size = file.lstat().st_size
+    except OSError:
         return None
-    raw = file.read_bytes()
+    limit = decoding.MAX_INPUT_BYTES
+    try:
+        if budget is not None and budget < size <= limit:
+            raise InputError(
+                f"file is {size} bytes: with the tables read before it, the export would pass "
+                f"the {limit} byte limit for one input",
+                path=path,
+            )
+        if size <= limit and budget is not None:
+            limit = budget  # a table that grows while read is held to what is left
+        raw = decoding.read_bounded(file, path, limit, links=False)
+    except InputError as exc:
+        report.error(
+            "table-refused",
+            f"{name} not read ({exc.message}); the rest of the export is read, without "
+            f"{LOST.get(name, 'what it holds')}",
+            path=path,
+        )
+        return None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -112,6 +142,31 @@ def read_text(folder: Path, name: str, path: str, report: Report) -> str | None:
             path=path,
         )
         return raw.decode("utf-8-sig", errors="replace")
+
+
+LOST: dict[str, str] = {
+    "Factions.csv": "the factions' names",
+    "Source.csv": "the source books",
+    "Last_update.csv": "the export's date",
+    "Datasheets.csv": "every datasheet",
+    "Datasheets_abilities.csv": "the datasheets' abilities",
+    "Datasheets_keywords.csv": "the datasheets' keywords",
+    "Datasheets_models.csv": "the datasheets' profiles",
+    "Datasheets_options.csv": "the datasheets' wargear options",
+    "Datasheets_wargear.csv": "the datasheets' weapons",
+    "Datasheets_unit_composition.csv": "the datasheets' unit composition",
+    "Datasheets_models_cost.csv": "the datasheets' points",
+    "Datasheets_stratagems.csv": "the datasheets' links to stratagems",
+    "Datasheets_enhancements.csv": "the datasheets' links to enhancements",
+    "Datasheets_detachment_abilities.csv": "the datasheets' links to detachment rules",
+    "Datasheets_leader.csv": "the leaders' links",
+    "Stratagems.csv": "every stratagem",
+    "Abilities.csv": "the abilities glossary",
+    "Enhancements.csv": "every enhancement",
+    "Detachment_abilities.csv": "every detachment rule",
+    "Detachments.csv": "the detachments",
+}
+"""What the export loses when a table is refused, for its diagnostic."""
 
 
 def parse_table(

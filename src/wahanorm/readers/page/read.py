@@ -62,10 +62,20 @@ def read_page(html: str, display: str) -> Reading | None:
     page tells its edition by the links to its own site (``/wh40k10ed/``)."""
     if not is_datasheet_page(html) and not _may_be_faction_page(html):
         return None
-    root = dom.parse(html)
+    root, cut = dom.parse_page(html)
     if root is None:
         return None
+    if cut is not None:
+        reading = Reading(display)
+        reading.report.error(
+            "page-cut",
+            f"the page cannot be read whole: {cut.reason}; nothing of it was read (no part of a "
+            "datasheet is written)",
+            line=cut.line,
+        )
+        return reading
     frames = dom.select(root, "div", FRAME_CLASS)
+    dom.apart(frames)  # a frame nested in another (tags left open) is read apart from it
     if not frames:
         if not faction_page.is_faction_page(root):
             return None

@@ -69,10 +69,12 @@ class Tooltips:
 def read_tooltips(root: Element, ctx: TooltipContext) -> Tooltips:
     """Every readable tooltip of the page."""
     found = Tooltips()
-    for span in root.xpath(
+    spans = root.xpath(
         "//div[contains(concat(' ', normalize-space(@class), ' '), ' tooltip_templates ')]"
         "/span[@id]"
-    ):
+    )
+    dom.apart(spans)  # a tooltip nested in another (tags left open) is read apart from it
+    for span in spans:
         entities = read_tooltip(span, ctx)
         if entities:
             found.by_id[span.get("id")] = entities[0]
