@@ -248,7 +248,10 @@ def _checks(
         kind = pair.a[1]
         mine, theirs = a[pair.a], b[pair.b]
         a_form, b_form = form.in_one_form(
-            form.known_only(mine, spaces[1]), form.known_only(theirs, spaces[0]), shared[kind]
+            form.known_only(mine, spaces[1]),
+            form.known_only(theirs, spaces[0]),
+            shared[kind],
+            kind,
         )
         changes = [
             ch

@@ -27,6 +27,7 @@ Order of lists is never a difference (the diff's comparers match items by name).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -323,12 +324,14 @@ def _bare_words(text: str) -> list[str]:
     return [w for w in words if w]
 
 
-def in_one_form(a: Entity, b: Entity, keep: Kept | None = None) -> tuple[Entity, Entity]:
-    """``a`` and ``b`` (with only the parts ``keep`` holds, when given: ``pruned``) with the
-    differences of form taken out (see the module's doc); B's list items take A's spelling of
-    a name that differs only in letter case. (Both are new values: ``plain_in_capitals`` and
-    ``plain_pruned`` make every dict and list anew, so the entities given are never
-    changed.)"""
+def in_one_form(
+    a: Entity, b: Entity, keep: Kept | None = None, kind: str = ""
+) -> tuple[Entity, Entity]:
+    """``a`` and ``b`` (with only the parts ``keep`` holds, when given: ``pruned``) of one
+    ``kind`` with the differences of form taken out (see the module's doc and
+    ``NORMALISATIONS``); B's list items take A's spelling of a name that differs only in
+    letter case. (Both are new values: ``plain_in_capitals`` and ``plain_pruned`` make every
+    dict and list anew, so the entities given are never changed.)"""
     if keep is None:
         a, b = plain_in_capitals(a), plain_in_capitals(b)
     else:
@@ -337,6 +340,8 @@ def in_one_form(a: Entity, b: Entity, keep: Kept | None = None) -> tuple[Entity,
     profiles_a, profiles_b = a.get("profiles"), b.get("profiles")
     if isinstance(profiles_a, list) and isinstance(profiles_b, list):
         a["profiles"], b["profiles"] = _profiles_paired(profiles_a, profiles_b)
+    for normalisation in NORMALISATIONS:
+        normalisation.apply(a, b, kind)
     return a, b
 
 
@@ -388,3 +393,302 @@ def _folded(item: dict[str, Any]) -> tuple[str, str]:
         "".join(str(item.get(k) or "").split()).casefold() for k in ("name", "profile")
     )
     return name, profile
+
+
+# --- the differences of form a crosscheck takes out, each in one place ----------------------
+#
+# Every normalisation below is one difference of form met between a Wahapedia export and the
+# BSData of the same day (issue 34), each with its test from the real rows in
+# ``tests/fixtures/crosscheck-form`` (``tests/test_crosscheck_form.py``). Each makes B's value
+# A's where the two say one thing (or drops a part that only says how a source prints), so
+# what is left to compare is what a player would care about.
+
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six"]
+        + ["seven", "eight", "nine", "ten", "eleven", "twelve"]
+    )
+}
+_FRACTIONS = str.maketrans({"½": "1/2", "¼": "1/4", "¾": "3/4"})
+_BRACKETS = re.compile(r"[\[\]]")
+_INCH_PLUS = re.compile(r'(\d)"\+')  # 20"+ → 20+"
+_INCHES = re.compile(r'(?<=[\d+])"')
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
+_EDGE = "\"'.,;:!?()"
+
+
+def text_form(text: str) -> tuple[str, ...]:
+    """A text's words as compared: keywords without their brackets (``[HAZARDOUS]`` /
+    ``HAZARDOUS``), fractions as digits (``½"`` / ``1/2"``), numbers as digits (``two`` /
+    ``2``), an inch mark before or after a ``+`` (``20+"`` / ``20"+``) or none, a hyphen
+    between letters as a space (``TWIN-LINKED`` / ``TWIN LINKED``), letter case, spacing and
+    the punctuation around words."""
+    text = _INCH_PLUS.sub(r"\1+", text.translate(_FRACTIONS))
+    text = _WORD_HYPHEN.sub(" ", _INCHES.sub("", _BRACKETS.sub("", text)))
+    words = (w.strip(_EDGE).casefold() for w in text.split())
+    return tuple(_NUMBER_WORDS.get(w, w) for w in words if w)
+
+
+def name_form(name: str) -> tuple[str, ...]:
+    """A name's words as compared (``text_form``), each without a plural ``s``
+    (``2 Eliminators`` / ``2 Eliminator``, ``Spiked wheels`` / ``Spiked wheel``), without a
+    closing ``– KEYWORDS`` in capitals that one source adds (``1 Aestred Thurga – EPIC
+    HERO``)."""
+    name = _KEYWORD_TAIL.sub("", name)
+    return tuple(_singular(w) for w in text_form(name))
+
+
+_KEYWORD_TAIL = re.compile(r"\s+[–-]\s+[A-Z][A-Z '-]*$")
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+class Normalisation:
+    """One difference of form: its name, what it is (with the real pair it was met on), and
+    what it does to the two plain copies (``apply(a, b, kind)``, changing them in place)."""
+
+    def __init__(self, name: str, example: str, apply: Any) -> None:
+        self.name = name
+        self.example = example
+        self.apply = apply
+
+
+def _one_text(a: Entity, b: Entity, kind: str) -> None:
+    """B's texts, list items and names spelt as A's wherever the two read as one
+    (``text_form``; list items and names also ``name_form``), in every part both hold."""
+    _one_spelling(a, b)
+
+
+def _one_spelling(a: Json, b: Json) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in a.keys() & b.keys():
+            x, y = a[key], b[key]
+            if isinstance(x, str) and isinstance(y, str):
+                if x != y and _read_alike(x, y, key == "name"):
+                    b[key] = x
+            else:
+                _one_spelling(x, y)
+    elif isinstance(a, list) and isinstance(b, list):
+        if all(isinstance(x, str) for x in [*a, *b]):
+            forms = {name_form(x): x for x in a if isinstance(x, str)}
+            b[:] = [y if y in a else forms.get(name_form(y), y) for y in b]
+            return
+        mine = {_item_key(x): x for x in a if isinstance(x, dict)}
+        mine.pop(None, None)
+        for item in b:
+            if isinstance(item, dict) and _item_key(item) is not None:
+                other = mine.get(_item_key(item))
+                if other is not None:
+                    if "name" in other and "name" in item:
+                        item["name"] = other["name"]
+                    _one_spelling(other, item)
+
+
+def _read_alike(x: str, y: str, is_name: bool) -> bool:
+    if text_form(x) == text_form(y):
+        return True
+    return is_name and name_form(x) == name_form(y)
+
+
+def _item_key(item: dict[str, Any]) -> tuple[str, ...] | None:
+    """A list item as paired across the two: a weapon ability by its id, else by its name (and
+    profile) in ``name_form``; None for an item of neither (a cost line)."""
+    if not isinstance(item.get("id"), str) and not isinstance(item.get("name"), str):
+        return None
+    if isinstance(item.get("id"), str):
+        return ("id", item["id"], str(item.get("keyword") or "").casefold())
+    return (
+        *name_form(str(item.get("name") or "")),
+        "|",
+        *name_form(str(item.get("profile") or "")),
+    )
+
+
+def _ability_groups(a: Entity, b: Entity, kind: str) -> None:
+    """An ability one source files under one group (``wargear``) and the other under another
+    (``datasheet``) is one ability: B's goes under A's group."""
+    mine, theirs = a.get("abilities"), b.get("abilities")
+    if not (isinstance(mine, dict) and isinstance(theirs, dict)):
+        return
+    groups_a = {
+        name_form(str(x.get("name"))): g
+        for g, items in mine.items()
+        if isinstance(items, list)
+        for x in items
+        if isinstance(x, dict)
+    }
+    for group, items in list(theirs.items()):
+        if not isinstance(items, list):
+            continue
+        kept: list[Json] = []
+        for item in items:
+            name = name_form(str(item.get("name"))) if isinstance(item, dict) else ()
+            there = groups_a.get(name)
+            if there is not None and there != group and not _holds(mine.get(group), name):
+                theirs.setdefault(there, [])
+                theirs[there].append(item)
+            else:
+                kept.append(item)
+        theirs[group] = kept
+
+
+def _holds(items: Json, name: tuple[str, ...]) -> bool:
+    return isinstance(items, list) and any(
+        isinstance(x, dict) and name_form(str(x.get("name"))) == name for x in items
+    )
+
+
+def _weapon_keyword_rows(a: Entity, b: Entity, kind: str) -> None:
+    """A "Wargear profile" row of Wahapedia's that only defines a keyword one of the unit's
+    weapons carries (``One Shot``: "The bearer can only shoot with this weapon once per
+    battle"), where the other side has no ability of that name: dropped, the weapon's keyword
+    being compared with the weapon."""
+    for side, other in ((a, b), (b, a)):
+        abilities = side.get("abilities")
+        if not isinstance(abilities, dict) or not isinstance(abilities.get("wargear"), list):
+            continue
+        keywords = {
+            text_form(str(k.get("name")))
+            for w in side.get("weapons") or []
+            if isinstance(w, dict)
+            for k in w.get("abilities") or []
+            if isinstance(k, dict)
+        }
+        held = _all_names(other.get("abilities"))
+        abilities["wargear"] = [
+            x
+            for x in abilities["wargear"]
+            if not (
+                isinstance(x, dict)
+                and text_form(str(x.get("name"))) in keywords
+                and name_form(str(x.get("name"))) not in held
+            )
+        ]
+
+
+def _all_names(abilities: Json) -> set[tuple[str, ...]]:
+    if not isinstance(abilities, dict):
+        return set()
+    return {
+        name_form(str(x.get("name")))
+        for items in abilities.values()
+        if isinstance(items, list)
+        for x in items
+        if isinstance(x, dict)
+    }
+
+
+_ONLY_SENTENCE = re.compile(r"^[^.]*?\bmodels? only\b[^.]*\.\s*", re.IGNORECASE)
+
+
+def _model_only_sentence(a: Entity, b: Entity, kind: str) -> None:
+    """An enhancement's opening "X model only." sentence (``CHAOS KNIGHTS model only.``,
+    ``HERETIC ASTARTES model only (excluding DAMNED models).``) that the other source states
+    as a condition of the enhancement rather than in its text: dropped where only one text
+    opens with it."""
+    if kind != "enhancement":
+        return
+    x, y = a.get("text"), b.get("text")
+    if not (isinstance(x, str) and isinstance(y, str)):
+        return
+    mx, my = _ONLY_SENTENCE.match(x), _ONLY_SENTENCE.match(y)
+    if mx and not my:
+        a["text"] = x[mx.end() :]
+    elif my and not mx:
+        b["text"] = y[my.end() :]
+
+
+def _zero_cost(a: Entity, b: Entity, kind: str) -> None:
+    """A cost of 0 one source prints and the other leaves out (an enhancement free in its
+    detachment): one cost."""
+    for key in ("cost",):
+        if {a.get(key), b.get(key)} == {0, None} and (key in a or key in b):
+            a[key] = b[key] = 0
+
+
+def _near_weapon_names(a: Entity, b: Entity, kind: str) -> None:
+    """A weapon left unpaired on each side whose names are one but for a plural (``Spiked
+    wheels`` / ``Spiked wheel``) or a near spelling (``Absolvor bolt pistol`` / ``Absolver
+    bolt pistol``) with the same profile and characteristics: B's takes A's name. A near
+    spelling is taken only when it is the one such pair: it never takes a weapon that has a
+    match of its own."""
+    mine, theirs = a.get("weapons"), b.get("weapons")
+    if not (isinstance(mine, list) and isinstance(theirs, list)):
+        return
+    keys_b = {_item_key(w) for w in theirs if isinstance(w, dict)}
+    keys_a = {_item_key(w) for w in mine if isinstance(w, dict)}
+    left_a = [w for w in mine if isinstance(w, dict) and _item_key(w) not in keys_b]
+    left_b = [w for w in theirs if isinstance(w, dict) and _item_key(w) not in keys_a]
+    if not left_a or not left_b:
+        return
+    candidates: dict[int, list[dict[str, Any]]] = {}
+    for w in left_b:
+        near = [
+            v
+            for v in left_a
+            if v.get("profile") == w.get("profile")
+            and _stats(v) == _stats(w)
+            and _near(str(v.get("name")), str(w.get("name")))
+        ]
+        candidates[id(w)] = near
+    for w in left_b:
+        near = candidates[id(w)]
+        if len(near) == 1 and sum(1 for x in left_b if near[0] in candidates[id(x)]) == 1:
+            w["name"] = near[0].get("name")
+
+
+def _stats(weapon: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in weapon.items() if k not in ("name", "abilities")}
+
+
+def _near(x: str, y: str) -> bool:
+    if name_form(x) == name_form(y):
+        return True
+    one, two = " ".join(name_form(x)), " ".join(name_form(y))
+    return len(one) >= 8 and _distance(one, two) <= max(1, len(one) // 12)
+
+
+def _distance(x: str, y: str) -> int:
+    """Levenshtein distance."""
+    row = list(range(len(y) + 1))
+    for i, cx in enumerate(x, 1):
+        prev, row[0] = row[0], i
+        for j, cy in enumerate(y, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (cx != cy))
+    return row[-1]
+
+
+NORMALISATIONS: tuple[Normalisation, ...] = (
+    Normalisation(
+        "weapon-keyword-rows",
+        "Wahapedia's wargear ability 'One Shot' beside a weapon [ONE SHOT]; BSData: the keyword",
+        _weapon_keyword_rows,
+    ),
+    Normalisation(
+        "ability-group",
+        "'Achillan Eye' a wargear ability in one source, a datasheet ability in the other",
+        _ability_groups,
+    ),
+    Normalisation(
+        "near-weapon-name",
+        "'Absolvor bolt pistol' / 'Absolver bolt pistol'; 'Spiked wheels' / 'Spiked wheel'",
+        _near_weapon_names,
+    ),
+    Normalisation(
+        "model-only-sentence",
+        "'CHAOS KNIGHTS model only.' opening an enhancement's text on one side only",
+        _model_only_sentence,
+    ),
+    Normalisation("zero-cost", "an enhancement's cost 0 / no cost", _zero_cost),
+    Normalisation(
+        "one-text",
+        "'[HAZARDOUS]' / 'HAZARDOUS', 'two' / '2', '½\"' / '1/2\"', '20+\"' / '20\"+', "
+        "'TWIN-LINKED' / 'TWIN LINKED', '2 Eliminators' / '2 Eliminator'",
+        _one_text,
+    ),
+)
+"""Every normalisation a crosscheck makes besides spelling (``plain``) and pairing, in the
+order made (a weapon renamed before the texts are aligned)."""
