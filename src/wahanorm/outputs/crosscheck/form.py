@@ -406,8 +406,21 @@ def _folded(item: dict[str, Any]) -> tuple[str, str]:
 _NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
-        ["zero", "one", "two", "three", "four", "five", "six"]
-        + ["seven", "eight", "nine", "ten", "eleven", "twelve"]
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
     )
 }
 _FRACTIONS = str.maketrans({"½": "1/2", "¼": "1/4", "¾": "3/4"})
