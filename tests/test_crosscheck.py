@@ -238,3 +238,79 @@ def test_errors_are_exit_2_in_one_line(argv: list[str], says: str) -> None:
     (line,) = done.stderr.splitlines()
     assert line.startswith("wahanorm crosscheck: ") and says in line
     assert done.stdout == ""
+
+
+# ------------------------------------------------------------------ what the report opens with
+
+
+def test_the_report_opens_with_the_numbers_then_the_texts(fixtures: CrosscheckReport) -> None:
+    from wahanorm.outputs.crosscheck.render_text import render_text
+
+    headline = fixtures.headline
+    assert headline.datasheets == fixtures.by_kind["datasheet"].compared
+    assert headline.disagreeing == fixtures.by_kind["datasheet"].disagreeing
+    with_numbers = {
+        e.id
+        for e in fixtures.entities
+        if e.kind == "datasheet"
+        and {d.field for d in e.disagreements} & {"profiles", "points", "weapons"}
+    }
+    assert headline.numbers == len(with_numbers) > 0
+    lines = render_text(fixtures).splitlines()
+    assert lines[3].startswith(f"datasheets: {headline.disagreeing} of {headline.datasheets} ")
+    first, rest = (
+        lines.index("== Characteristics, points and weapons"),
+        lines.index("== Abilities, keywords, leaders and texts"),
+    )
+    assert first < rest
+    numbers = lines[first:rest]
+    # the first section holds only characteristics, points and weapons
+    assert not [line for line in numbers if "Keyword" in line or "Can lead" in line]
+    assert any("Keyword" in line or "ability" in line for line in lines[rest:])
+
+
+def test_not_compared_is_one_line_per_kind(fixtures: CrosscheckReport) -> None:
+    from wahanorm.outputs.crosscheck.render_text import not_compared_lines, render_text
+
+    kinds = {n.kind for n in fixtures.not_compared}
+    lines = not_compared_lines(fixtures.not_compared)
+    assert len(lines) == len(kinds) and len(fixtures.not_compared) > len(kinds)
+    assert [line.split(":", 1)[0] for line in lines] == sorted(
+        kinds,
+        key=lambda k: [
+            "datasheet",
+            "stratagem",
+            "detachment",
+            "detachment_rule",
+            "enhancement",
+            "rule",
+        ].index(k),
+    )
+    text = render_text(fixtures)
+    assert all(f"  {line}" in text.splitlines() for line in lines)
+
+
+@pytest.mark.parametrize("max_chars", [65536, 3000, 1200, 200, 20])
+def test_max_chars_cuts_and_says_what_it_left_out(max_chars: int) -> None:
+    whole = run(str(EXPORT), str(BSDATA), "--format", "markdown").stdout
+    done = run(str(EXPORT), str(BSDATA), "--format", "markdown", "--max-chars", str(max_chars))
+    assert done.returncode == 1, done.stderr
+    assert len(done.stdout) <= max_chars
+    if len(whole) <= max_chars:
+        assert done.stdout == whole
+    else:
+        assert f"Cut to fit {max_chars} characters:"[: max_chars - 3] in done.stdout
+
+
+def test_max_chars_keeps_whole_entities_and_counts_the_rest() -> None:
+    report = check(EXPORT, BSDATA)
+    from wahanorm.outputs.crosscheck.render_markdown import render_markdown
+
+    whole = render_markdown(report)
+    cut = render_markdown(report, max_chars=len(whole) // 2)
+    assert len(cut) <= len(whole) // 2
+    total = sum(len(e.disagreements) for e in report.entities)
+    shown = cut.count("\n  - ")
+    assert f"{total - shown} of the {total} disagreements" in cut
+    body = cut.split("\n---\n**Cut to fit")[0]
+    assert body.endswith("\n") and whole.startswith(body)

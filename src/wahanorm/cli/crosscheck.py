@@ -43,6 +43,13 @@ def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="text for a terminal (default), markdown for a report, json",
     )
     parser.add_argument(
+        "--max-chars",
+        type=_positive,
+        metavar="N",
+        help="markdown only: cut after the last entity that fits in N characters, saying what "
+        "is left out (a GitHub comment holds 65536)",
+    )
+    parser.add_argument(
         "--kind",
         action="append",
         default=[],
@@ -64,6 +71,12 @@ def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="colour the text format (auto: only on a terminal, not with NO_COLOR)",
     )
     parser.set_defaults(run=run)
+
+
+def _positive(text: str) -> int:
+    from wahanorm.cli.diff import _positive as positive
+
+    return positive(text)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -97,5 +110,5 @@ def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
     if args.format == "json":
         return canonical_json(report)
     if args.format == "markdown":
-        return render_markdown(report)
+        return render_markdown(report, getattr(args, "max_chars", None))
     return render_text(report, colour=use_colour(getattr(args, "color", "auto"), stdout))
