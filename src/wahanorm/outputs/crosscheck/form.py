@@ -27,6 +27,7 @@ Order of lists is never a difference (the diff's comparers match items by name).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -431,6 +432,7 @@ _WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
 _EDGE = "\"'.,;:!?()"
 
 
+@functools.lru_cache(maxsize=65536)
 def text_form(text: str) -> tuple[str, ...]:
     """A text's words as compared: keywords without their brackets (``[HAZARDOUS]`` /
     ``HAZARDOUS``), fractions as digits (``½"`` / ``1/2"``), numbers as digits (``two`` /
@@ -443,6 +445,7 @@ def text_form(text: str) -> tuple[str, ...]:
     return tuple(_NUMBER_WORDS.get(w, w) for w in words if w)
 
 
+@functools.lru_cache(maxsize=65536)
 def name_form(name: str) -> tuple[str, ...]:
     """A name's words as compared (``text_form``), each without a plural ``s``
     (``2 Eliminators`` / ``2 Eliminator``, ``Spiked wheels`` / ``Spiked wheel``), without a
