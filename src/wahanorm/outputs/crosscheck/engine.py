@@ -90,7 +90,10 @@ def crosscheck(
         if e.get("kind") == "datasheet"
     }
     by_kind = {kind: KindCounts() for kind in sorted(both, key=_kind_rank)}
-    checks = _checks(pairing.pairs, a, b_as_a, spaces, shared, grouper, labels, names, by_kind)
+    held = ({k.id for k in a}, {b_ids.get(k.id, k.id) for k in b})
+    checks = _checks(
+        pairing.pairs, a, b_as_a, (spaces, held), shared, grouper, labels, names, by_kind
+    )
     for kind, counts in by_kind.items():
         one_sided = _one_sided_fields(presence[0].get(kind, set()), presence[1].get(kind, set()))
         by_kind[kind] = counts.model_copy(update={"one_sided_fields": one_sided})
@@ -249,14 +252,16 @@ def _checks(
     pairs: list[Pair],
     a: dict[Key, Entity],
     b: dict[Key, Entity],
-    spaces: tuple[set[str], set[str]],
+    known: tuple[tuple[set[str], set[str]], tuple[set[str], set[str]]],
     shared: dict[str, form.Kept],
     grouper: Places,
     labels: tuple[str, str],
     names: dict[str, str],
     by_kind: dict[str, KindCounts],
 ) -> list[EntityCheck]:
-    """Each pair compared; the pairs that disagree or are named differently, and the counts."""
+    """Each pair compared; the pairs that disagree or are named differently, and the counts.
+    ``known``: the namespaces each side holds, and the ids (B's as A names them)."""
+    spaces, held = known
     checks: list[EntityCheck] = []
     fields: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
     wrong: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
@@ -268,7 +273,7 @@ def _checks(
             form.known_only(mine, spaces[1]),
             form.known_only(theirs, spaces[0]),
             shared[kind],
-            kind,
+            form.Context(kind, held),
         )
         changes = [
             ch

@@ -326,10 +326,10 @@ def _bare_words(text: str) -> list[str]:
 
 
 def in_one_form(
-    a: Entity, b: Entity, keep: Kept | None = None, kind: str = ""
+    a: Entity, b: Entity, keep: Kept | None = None, context: Context | None = None
 ) -> tuple[Entity, Entity]:
     """``a`` and ``b`` (with only the parts ``keep`` holds, when given: ``pruned``) of one
-    ``kind`` with the differences of form taken out (see the module's doc and
+    kind (``context``) with the differences of form taken out (see the module's doc and
     ``NORMALISATIONS``); B's list items take A's spelling of a name that differs only in
     letter case. (Both are new values: ``plain_in_capitals`` and ``plain_pruned`` make every
     dict and list anew, so the entities given are never changed.)"""
@@ -341,8 +341,9 @@ def in_one_form(
     profiles_a, profiles_b = a.get("profiles"), b.get("profiles")
     if isinstance(profiles_a, list) and isinstance(profiles_b, list):
         a["profiles"], b["profiles"] = _profiles_paired(profiles_a, profiles_b)
+    context = context or Context()
     for normalisation in NORMALISATIONS:
-        normalisation.apply(a, b, kind)
+        normalisation.apply(a, b, context)
     return a, b
 
 
@@ -400,7 +401,7 @@ def _folded(item: dict[str, Any]) -> tuple[str, str]:
 #
 # Every normalisation below is one difference of form met between a Wahapedia export and the
 # BSData of the same day (issue 34), each with its test from the real rows in
-# ``tests/fixtures/crosscheck-form`` (``tests/test_crosscheck_form.py``). Each makes B's value
+# ``tests/fixtures/crosscheck_form`` (``tests/test_crosscheck_form.py``). Each makes B's value
 # A's where the two say one thing (or drops a part that only says how a source prints), so
 # what is left to compare is what a player would care about.
 
@@ -462,9 +463,21 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+class Context:
+    """What a normalisation may need besides the pair: its kind, and the ids each side holds
+    (B's as A names them)."""
+
+    __slots__ = ("held", "kind")
+
+    def __init__(self, kind: str = "", held: tuple[set[str], set[str]] | None = None) -> None:
+        self.kind = kind
+        self.held = held
+
+
 class Normalisation:
     """One difference of form: its name, what it is (with the real pair it was met on), and
-    what it does to the two plain copies (``apply(a, b, kind)``, changing them in place)."""
+    what it does to the two plain copies (``apply(a, b, context)``, changing them in
+    place)."""
 
     def __init__(self, name: str, example: str, apply: Any) -> None:
         self.name = name
@@ -472,7 +485,7 @@ class Normalisation:
         self.apply = apply
 
 
-def _one_text(a: Entity, b: Entity, kind: str) -> None:
+def _one_text(a: Entity, b: Entity, context: Context) -> None:
     """B's texts, list items and names spelt as A's wherever the two read as one
     (``text_form``; list items and names also ``name_form``), in every part both hold."""
     _one_spelling(a, b)
@@ -523,7 +536,7 @@ def _item_key(item: dict[str, Any]) -> tuple[str, ...] | None:
     )
 
 
-def _ability_groups(a: Entity, b: Entity, kind: str) -> None:
+def _ability_groups(a: Entity, b: Entity, context: Context) -> None:
     """An ability one source files under one group (``wargear``) and the other under another
     (``datasheet``) is one ability: B's goes under A's group."""
     mine, theirs = a.get("abilities"), b.get("abilities")
@@ -557,7 +570,7 @@ def _holds(items: Json, name: tuple[str, ...]) -> bool:
     )
 
 
-def _weapon_keyword_rows(a: Entity, b: Entity, kind: str) -> None:
+def _weapon_keyword_rows(a: Entity, b: Entity, context: Context) -> None:
     """A "Wargear profile" row of Wahapedia's that only defines a keyword one of the unit's
     weapons carries (``One Shot``: "The bearer can only shoot with this weapon once per
     battle"), where the other side has no ability of that name: dropped, the weapon's keyword
@@ -600,12 +613,12 @@ def _all_names(abilities: Json) -> set[tuple[str, ...]]:
 _ONLY_SENTENCE = re.compile(r"^[^.]*?\bmodels? only\b[^.]*\.\s*", re.IGNORECASE)
 
 
-def _model_only_sentence(a: Entity, b: Entity, kind: str) -> None:
+def _model_only_sentence(a: Entity, b: Entity, context: Context) -> None:
     """An enhancement's opening "X model only." sentence (``CHAOS KNIGHTS model only.``,
     ``HERETIC ASTARTES model only (excluding DAMNED models).``) that the other source states
     as a condition of the enhancement rather than in its text: dropped where only one text
     opens with it."""
-    if kind != "enhancement":
+    if context.kind != "enhancement":
         return
     x, y = a.get("text"), b.get("text")
     if not (isinstance(x, str) and isinstance(y, str)):
@@ -617,7 +630,7 @@ def _model_only_sentence(a: Entity, b: Entity, kind: str) -> None:
         b["text"] = y[my.end() :]
 
 
-def _zero_cost(a: Entity, b: Entity, kind: str) -> None:
+def _zero_cost(a: Entity, b: Entity, context: Context) -> None:
     """A cost of 0 one source prints and the other leaves out (an enhancement free in its
     detachment): one cost."""
     for key in ("cost",):
@@ -625,12 +638,14 @@ def _zero_cost(a: Entity, b: Entity, kind: str) -> None:
             a[key] = b[key] = 0
 
 
-def _near_weapon_names(a: Entity, b: Entity, kind: str) -> None:
-    """A weapon left unpaired on each side whose names are one but for a plural (``Spiked
-    wheels`` / ``Spiked wheel``) or a near spelling (``Absolvor bolt pistol`` / ``Absolver
-    bolt pistol``) with the same profile and characteristics: B's takes A's name. A near
-    spelling is taken only when it is the one such pair: it never takes a weapon that has a
-    match of its own."""
+def _near_weapon_names(a: Entity, b: Entity, context: Context) -> None:
+    """A weapon left unpaired on each side with the same characteristics whose names are one
+    but for a plural (``Spiked wheels`` / ``Spiked wheel``), a near spelling (``Absolvor bolt
+    pistol`` / ``Absolver bolt pistol``) or words one source adds before or after
+    (``Boomstikks`` / ``Deffkilla boomstikks``, ``Missile launcher`` / ``Aeldari Missile
+    Launcher``; a profile ``particle`` / ``particle hurricane``): B's takes A's name and
+    profile. Taken only when it is the one such pair: a weapon that has a match of its own, or
+    two candidates, is never renamed."""
     mine, theirs = a.get("weapons"), b.get("weapons")
     if not (isinstance(mine, list) and isinstance(theirs, list)):
         return
@@ -642,29 +657,34 @@ def _near_weapon_names(a: Entity, b: Entity, kind: str) -> None:
         return
     candidates: dict[int, list[dict[str, Any]]] = {}
     for w in left_b:
-        near = [
+        candidates[id(w)] = [
             v
             for v in left_a
-            if v.get("profile") == w.get("profile")
-            and _stats(v) == _stats(w)
+            if _stats(v) == _stats(w)
             and _near(str(v.get("name")), str(w.get("name")))
+            and _near(str(v.get("profile") or ""), str(w.get("profile") or ""))
         ]
-        candidates[id(w)] = near
     for w in left_b:
         near = candidates[id(w)]
         if len(near) == 1 and sum(1 for x in left_b if near[0] in candidates[id(x)]) == 1:
-            w["name"] = near[0].get("name")
+            w["name"], w["profile"] = near[0].get("name"), near[0].get("profile")
 
 
 def _stats(weapon: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in weapon.items() if k not in ("name", "abilities")}
+    return {k: v for k, v in weapon.items() if k not in ("name", "profile", "abilities")}
 
 
 def _near(x: str, y: str) -> bool:
-    if name_form(x) == name_form(y):
+    one, two = name_form(x), name_form(y)
+    if one == two:
         return True
-    one, two = " ".join(name_form(x)), " ".join(name_form(y))
-    return len(one) >= 8 and _distance(one, two) <= max(1, len(one) // 12)
+    if not one or not two:
+        return False
+    short, long = sorted((one, two), key=len)
+    if long[: len(short)] == short or long[-len(short) :] == short:
+        return True  # words added before or after
+    joined, other = " ".join(one), " ".join(two)
+    return len(joined) >= 8 and _distance(joined, other) <= max(1, len(joined) // 12)
 
 
 def _distance(x: str, y: str) -> int:
@@ -677,7 +697,88 @@ def _distance(x: str, y: str) -> int:
     return row[-1]
 
 
+def _only_model_keywords(a: Entity, b: Entity, context: Context) -> None:
+    """A unit of one model profile: the keywords one source gives its model (the export's
+    keywords scoped to ``GRIMNYR MODEL``) are the unit's, as the other source gives them."""
+    for side in (a, b):
+        profiles = side.get("profiles")
+        if not (isinstance(profiles, list) and len(profiles) == 1):
+            continue
+        (only,) = profiles
+        words = only.get("keywords") if isinstance(only, dict) else None
+        if isinstance(words, list) and words:
+            unit = side.get("keywords")
+            unit = unit if isinstance(unit, list) else []
+            side["keywords"] = [*unit, *(w for w in words if w not in unit)]
+            only["keywords"] = []
+
+
+def _unheld_links(a: Entity, b: Entity, context: Context) -> None:
+    """An id one side's datasheet lists (a unit it can lead, be led by) of an entity that side
+    holds and the other side holds nothing of, where the other side does not list it either:
+    the other side cannot list it, and the entity is listed as one side's alone already. (An
+    id both list is kept on both; an id of nothing stays a finding: a link that names no
+    entity.)"""
+    if context.held is None:
+        return
+    held = context.held
+    for key in ID_LISTS & (a.keys() | b.keys()):
+        mine, theirs = a.get(key), b.get(key)
+        mine = mine if isinstance(mine, list) else []
+        theirs = theirs if isinstance(theirs, list) else []
+        if key in a:
+            a[key] = [x for x in mine if not _unheld(x, held[0], held[1], theirs)]
+        if key in b:
+            b[key] = [x for x in theirs if not _unheld(x, held[1], held[0], mine)]
+
+
+def _unheld(item: Json, own: set[str], other: set[str], listed: list[Json]) -> bool:
+    return isinstance(item, str) and item in own and item not in other and item not in listed
+
+
+def _inline_tables(a: Entity, b: Entity, context: Context) -> None:
+    """A table one source prints as a table and the other inline in its text, a row a line
+    (``- Incursion - 3``): the table is dropped and its rows taken out of the other text."""
+    for side, other in ((a, b), (b, a)):
+        tables, text = side.get("tables"), other.get("text")
+        theirs = other.get("tables")
+        if not (isinstance(tables, list) and tables and isinstance(text, str)):
+            continue
+        if isinstance(theirs, list) and theirs:
+            continue
+        kept = []
+        for table in tables:
+            found = _rows_inline(table, text)
+            if found is None:
+                kept.append(table)
+            else:
+                text = found
+        side["tables"], other["text"] = kept, text
+
+
+def _rows_inline(table: Json, text: str) -> str | None:
+    """``text`` without the body rows of ``table`` where every one of them is in it as a line
+    of its cells (``- Incursion - 3``); None when one is not."""
+    if not (isinstance(table, list) and len(table) > 1):
+        return None
+    for row in table[1:]:
+        if not (isinstance(row, list) and row and all(isinstance(c, str) for c in row)):
+            return None
+        cells = [re.escape(" ".join(c.split())) for c in row if c.strip()]
+        line = re.compile(r"(?:^|\s)[-–•■]\s*" + r"\s*[-–:|]\s*".join(cells) + r"(?=\s|$)", re.I)
+        found = line.search(text)
+        if found is None:
+            return None
+        text = (text[: found.start()] + text[found.end() :]).strip()
+    return text
+
+
 NORMALISATIONS: tuple[Normalisation, ...] = (
+    Normalisation(
+        "unheld-links",
+        "Marneus Calgar can lead 'Crusader Squad (Legendary)', a datasheet BSData lacks",
+        _unheld_links,
+    ),
     Normalisation(
         "weapon-keyword-rows",
         "Wahapedia's wargear ability 'One Shot' beside a weapon [ONE SHOT]; BSData: the keyword",
@@ -689,9 +790,20 @@ NORMALISATIONS: tuple[Normalisation, ...] = (
         _ability_groups,
     ),
     Normalisation(
+        "only-model-keywords",
+        "Grimnyr: CHARACTER, PSYKER on its model (the export) or on the unit (BSData)",
+        _only_model_keywords,
+    ),
+    Normalisation(
         "near-weapon-name",
-        "'Absolvor bolt pistol' / 'Absolver bolt pistol'; 'Spiked wheels' / 'Spiked wheel'",
+        "'Absolvor bolt pistol' / 'Absolver bolt pistol'; 'Spiked wheels' / 'Spiked wheel'; "
+        "'Boomstikks' / 'Deffkilla boomstikks'",
         _near_weapon_names,
+    ),
+    Normalisation(
+        "inline-table",
+        "Strands of Fate: the export's table BATTLE SIZE | NUMBER OF D6, BSData's '- Incursion - 3'",
+        _inline_tables,
     ),
     Normalisation(
         "model-only-sentence",
