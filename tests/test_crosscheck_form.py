@@ -73,6 +73,7 @@ def test_each_normalisation_is_listed_once_with_its_example() -> None:
         ('within ½" of it', 'within 1/2" of it'),
         ('20+"', '20"+'),
         ("TWIN-LINKED", "TWIN LINKED"),
+        ("while Battle- shocked, except", "while Battle-shocked, except"),
     ],
 )
 def test_texts_in_one_form(a: str, b: str) -> None:
@@ -129,3 +130,30 @@ def test_a_table_printed_inline_is_one_table_and_the_wording_left_a_finding(
         "Text: … use one of the [-Stratagems below,-] {+detachment Stratagems,+} if your Fate "
         "dice …"
     ]
+
+
+def test_a_word_diff_shows_only_what_the_texts_say_otherwise() -> None:
+    # Aegis Defence Line, DEPLOYMENT (Datasheets_abilities.csv against the Astra Militarum
+    # library): "the two broken shield sections … within 1/2" … All the sections" /
+    # "the 2 broken shield sections … within ½" … All of the sections"
+    from wahanorm.outputs.diff.result import WordOp
+
+    words = [
+        WordOp(op="equal", text="the"),
+        WordOp(op="delete", text="two"),
+        WordOp(op="insert", text="2"),
+        WordOp(op="equal", text="broken shield sections are within"),
+        WordOp(op="delete", text='1/2"'),
+        WordOp(op="insert", text='½"'),
+        WordOp(op="equal", text="of each other. All"),
+        WordOp(op="insert", text="of"),
+        WordOp(op="equal", text="the sections"),
+    ]
+    assert form.words_in_one_form(words) == [
+        WordOp(
+            op="equal", text='the two broken shield sections are within 1/2" of each other. All'
+        ),
+        WordOp(op="insert", text="of"),
+        WordOp(op="equal", text="the sections"),
+    ]
+    assert form.only_form(form.words_in_one_form(words[:7]))

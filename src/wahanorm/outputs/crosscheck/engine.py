@@ -276,10 +276,11 @@ def _checks(
             form.Context(kind, held),
         )
         changes = [
-            ch
+            _in_one_form(ch)
             for ch in compare_entities(a_form, b_form)
             if not form.same_but_punctuation(ch.old, ch.new) and not form.is_wording(ch.path)
         ]
+        changes = [ch for ch in changes if not (ch.words is not None and form.only_form(ch.words))]
         said = [_disagreement(ch, labels, names) for ch in changes]
         for name in names_of[kind]:
             if not (_empty(a_form.get(name)) and _empty(b_form.get(name))):
@@ -299,6 +300,13 @@ def _checks(
         agreeing = counts.compared - counts.disagreeing
         by_kind[kind] = counts.model_copy(update={"by_field": by_field, "agreeing": agreeing})
     return checks
+
+
+def _in_one_form(change: Change) -> Change:
+    """A text's change with its word diff in one form (``form.words_in_one_form``)."""
+    if change.words is None:
+        return change
+    return change.model_copy(update={"words": form.words_in_one_form(change.words)})
 
 
 def _empty(value: Any) -> bool:

@@ -33,6 +33,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from wahanorm.outputs.diff.result import WordOp
 from wahanorm.outputs.diff.values import Json
 
 Entity = dict[str, Any]
@@ -430,6 +431,7 @@ _BRACKETS = re.compile(r"[\[\]]")
 _INCH_PLUS = re.compile(r'(\d)"\+')  # 20"+ → 20+"
 _INCHES = re.compile(r'(?<=[\d+])"')
 _WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
+_BROKEN_HYPHEN = re.compile(r"(?<=[^\W\d])- (?=[^\W\d])")  # "Battle- shocked"
 _EDGE = "\"'.,;:!?()"
 
 
@@ -438,10 +440,11 @@ def text_form(text: str) -> tuple[str, ...]:
     """A text's words as compared: keywords without their brackets (``[HAZARDOUS]`` /
     ``HAZARDOUS``), fractions as digits (``½"`` / ``1/2"``), numbers as digits (``two`` /
     ``2``), an inch mark before or after a ``+`` (``20+"`` / ``20"+``) or none, a hyphen
-    between letters as a space (``TWIN-LINKED`` / ``TWIN LINKED``), letter case, spacing and
-    the punctuation around words."""
+    between letters as a space (``TWIN-LINKED`` / ``TWIN LINKED``; ``Battle- shocked`` /
+    ``Battle-shocked``), letter case, spacing and the punctuation around words."""
     text = _INCH_PLUS.sub(r"\1+", text.translate(_FRACTIONS))
-    text = _WORD_HYPHEN.sub(" ", _INCHES.sub("", _BRACKETS.sub("", text)))
+    text = _BROKEN_HYPHEN.sub("-", _INCHES.sub("", _BRACKETS.sub("", text)))
+    text = _WORD_HYPHEN.sub(" ", text)
     words = (w.strip(_EDGE).casefold() for w in text.split())
     return tuple(_NUMBER_WORDS.get(w, w) for w in words if w)
 
@@ -820,3 +823,44 @@ NORMALISATIONS: tuple[Normalisation, ...] = (
 )
 """Every normalisation a crosscheck makes besides spelling (``plain``) and pairing, in the
 order made (a weapon renamed before the texts are aligned)."""
+
+
+def words_in_one_form(words: list[WordOp]) -> list[WordOp]:
+    """A word diff of two texts with each change that is one only in form (``text_form``:
+    ``[-two-] {+2+}``, ``[-1/2"-] {+½"+}``, ``[-save.-] {+save+}``) made one run of A's words:
+    what is left to show is what the texts say otherwise. (A text whose every change is of
+    form is no finding.)"""
+    out: list[WordOp] = []
+    i = 0
+    while i < len(words):
+        op = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if (
+            nxt is not None
+            and {op.op, nxt.op} == {"delete", "insert"}
+            and text_form(op.text) == text_form(nxt.text)
+        ):
+            mine = op if op.op == "delete" else nxt
+            out.append(WordOp(op="equal", text=mine.text))
+            i += 2
+            continue
+        if op.op != "equal" and not text_form(op.text):  # punctuation alone
+            out.append(WordOp(op="equal", text=op.text) if op.op == "delete" else op)
+            if op.op == "insert":
+                out.pop()
+            i += 1
+            continue
+        out.append(op)
+        i += 1
+    merged: list[WordOp] = []
+    for op in out:
+        if merged and merged[-1].op == op.op == "equal":
+            merged[-1] = WordOp(op="equal", text=f"{merged[-1].text} {op.text}")
+        else:
+            merged.append(op)
+    return merged
+
+
+def only_form(words: list[WordOp]) -> bool:
+    """True for a word diff left with no change (``words_in_one_form``)."""
+    return all(op.op == "equal" for op in words)
