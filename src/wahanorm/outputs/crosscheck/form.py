@@ -442,24 +442,38 @@ def text_form(text: str) -> tuple[str, ...]:
     ``2``), an inch mark before or after a ``+`` (``20+"`` / ``20"+``) or none, a hyphen
     between letters as a space (``TWIN-LINKED`` / ``TWIN LINKED``; ``Battle- shocked`` /
     ``Battle-shocked``), letter case, spacing and the punctuation around words."""
+    return tuple(_NUMBER_WORDS.get(w, w) for w in _words(text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    """``text_form`` but for the numbers in words."""
     text = _INCH_PLUS.sub(r"\1+", text.translate(_FRACTIONS))
     text = _BROKEN_HYPHEN.sub("-", _INCHES.sub("", _BRACKETS.sub("", text)))
     text = _WORD_HYPHEN.sub(" ", text)
     words = (w.strip(_EDGE).casefold() for w in text.split())
-    return tuple(_NUMBER_WORDS.get(w, w) for w in words if w)
+    return tuple(w for w in words if w)
+
+
+@functools.lru_cache(maxsize=65536)
+def name_words(name: str) -> tuple[str, ...]:
+    """A name's words as compared (``text_form``), each without a plural ``s``
+    (``2 Eliminators`` / ``2 Eliminator``, ``Spiked wheels`` / ``Spiked wheel``), without a
+    closing ``– KEYWORDS`` in capitals that one source adds (``1 Aestred Thurga – EPIC
+    HERO``, ``1 Bjorn the Fell-Handed– EPIC HERO``)."""
+    name = _KEYWORD_TAIL.sub("", name)
+    return tuple(_singular(w) for w in _words(name))  # a name's number words are its words
 
 
 @functools.lru_cache(maxsize=65536)
 def name_form(name: str) -> tuple[str, ...]:
-    """A name's words as compared (``text_form``), each without a plural ``s``
-    (``2 Eliminators`` / ``2 Eliminator``, ``Spiked wheels`` / ``Spiked wheel``), without a
-    closing ``– KEYWORDS`` in capitals that one source adds (``1 Aestred Thurga – EPIC
-    HERO``)."""
-    name = _KEYWORD_TAIL.sub("", name)
-    return tuple(_singular(w) for w in text_form(name))
+    """A name as compared: its ``name_words`` run together, so that a word one source splits
+    with a hyphen is one (``Sevenfold Chant`` / ``Seven-fold Chant``, ``Panspectral`` /
+    ``Pan-spectral``)."""
+    return ("".join(name_words(name)),)
 
 
-_KEYWORD_TAIL = re.compile(r"\s+[–-]\s+[A-Z][A-Z '-]*$")
+_KEYWORD_TAIL = re.compile(r"(?:\s+[–-]|\s*–)\s+[A-Z][A-Z '-]*$")
 
 
 def _singular(word: str) -> str:
@@ -565,6 +579,63 @@ def _ability_groups(a: Entity, b: Entity, context: Context) -> None:
             else:
                 kept.append(item)
         theirs[group] = kept
+
+
+def _near_ability_names(a: Entity, b: Entity, context: Context) -> None:
+    """An ability of one group left unpaired on each side whose names are one but for words
+    one source adds (``Multiwave Comms Array`` / ``Comms array``) or a near spelling: B's takes
+    A's name. Only when it is the one such pair in the group."""
+    mine, theirs = a.get("abilities"), b.get("abilities")
+    if not (isinstance(mine, dict) and isinstance(theirs, dict)):
+        return
+    for group, items in theirs.items():
+        ours = mine.get(group)
+        if not (isinstance(items, list) and isinstance(ours, list)):
+            continue
+        names_a = {name_form(str(x.get("name"))) for x in ours if isinstance(x, dict)}
+        names_b = {name_form(str(x.get("name"))) for x in items if isinstance(x, dict)}
+        left_a = [
+            x for x in ours if isinstance(x, dict) and name_form(str(x.get("name"))) not in names_b
+        ]
+        left_b = [
+            x for x in items if isinstance(x, dict) and name_form(str(x.get("name"))) not in names_a
+        ]
+        near = {
+            id(y): [x for x in left_a if _near(str(x.get("name")), str(y.get("name")))]
+            for y in left_b
+        }
+        for y in left_b:
+            found = near[id(y)]
+            if len(found) == 1 and sum(1 for z in left_b if found[0] in near[id(z)]) == 1:
+                y["name"] = found[0].get("name")
+
+
+_DESIGNERS_NOTE = re.compile(r"\s*Designer's Note:.*$", re.S)
+
+
+def _designers_note(a: Entity, b: Entity, context: Context) -> None:
+    """A closing "Designer's Note: …" (how to mark a used ability on the table) one source
+    prints and the other leaves out: commentary, not a rule, dropped from the one that has
+    it, in every text of the pair."""
+    _drop_note(a, b)
+
+
+def _drop_note(a: Json, b: Json) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in a.keys() & b.keys():
+            x, y = a[key], b[key]
+            if isinstance(x, str) and isinstance(y, str):
+                if ("Designer's Note:" in x) != ("Designer's Note:" in y):
+                    a[key], b[key] = _DESIGNERS_NOTE.sub("", x), _DESIGNERS_NOTE.sub("", y)
+            else:
+                _drop_note(x, y)
+    elif isinstance(a, list) and isinstance(b, list):
+        mine = {_item_key(x): x for x in a if isinstance(x, dict)}
+        for item in b:
+            if isinstance(item, dict) and _item_key(item) is not None:
+                other = mine.get(_item_key(item))
+                if other is not None:
+                    _drop_note(other, item)
 
 
 def _holds(items: Json, name: tuple[str, ...]) -> bool:
@@ -678,14 +749,16 @@ def _stats(weapon: dict[str, Any]) -> dict[str, Any]:
 
 
 def _near(x: str, y: str) -> bool:
-    one, two = name_form(x), name_form(y)
-    if one == two:
+    if name_form(x) == name_form(y):
         return True
+    one, two = name_words(x), name_words(y)
     if not one or not two:
         return False
     short, long = sorted((one, two), key=len)
-    if long[: len(short)] == short or long[-len(short) :] == short:
-        return True  # words added before or after
+    if 2 * len(short) >= len(long) and (
+        long[: len(short)] == short or long[-len(short) :] == short
+    ):
+        return True  # words added before or after (at most as many as the shorter has)
     joined, other = " ".join(one), " ".join(two)
     return len(joined) >= 8 and _distance(joined, other) <= max(1, len(joined) // 12)
 
@@ -761,14 +834,16 @@ def _inline_tables(a: Entity, b: Entity, context: Context) -> None:
 
 def _rows_inline(table: Json, text: str) -> str | None:
     """``text`` without the body rows of ``table`` where every one of them is in it as a line
-    of its cells (``- Incursion - 3``); None when one is not."""
+    of its cells (``- Incursion - 3``, ``Incursion - Up to 1 unit``); None when one is not."""
     if not (isinstance(table, list) and len(table) > 1):
         return None
     for row in table[1:]:
         if not (isinstance(row, list) and row and all(isinstance(c, str) for c in row)):
             return None
         cells = [re.escape(" ".join(c.split())) for c in row if c.strip()]
-        line = re.compile(r"(?:^|\s)[-–•■]\s*" + r"\s*[-–:|]\s*".join(cells) + r"(?=\s|$)", re.I)
+        line = re.compile(
+            r"(?:^|\s)(?:[-–•■]\s*)?" + r"\s*[-–:|]\s*".join(cells) + r"(?=\s|$)", re.I
+        )
         found = line.search(text)
         if found is None:
             return None
@@ -791,6 +866,16 @@ NORMALISATIONS: tuple[Normalisation, ...] = (
         "ability-group",
         "'Achillan Eye' a wargear ability in one source, a datasheet ability in the other",
         _ability_groups,
+    ),
+    Normalisation(
+        "near-ability-name",
+        "'Multiwave Comms Array' / 'Comms array', wargear abilities of Hernkyn Pioneers",
+        _near_ability_names,
+    ),
+    Normalisation(
+        "designers-note",
+        "Deathwing Knights' Watcher in the Dark: 'Designer's Note: Place a … token' in the export",
+        _designers_note,
     ),
     Normalisation(
         "only-model-keywords",
