@@ -157,3 +157,22 @@ def test_a_word_diff_shows_only_what_the_texts_say_otherwise() -> None:
         WordOp(op="equal", text="the sections"),
     ]
     assert form.only_form(form.words_in_one_form(words[:7]))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"weapons": 3},
+        {"weapons": [{"name": ["x"], "abilities": "ONE SHOT"}]},
+        {"abilities": {"datasheet": "x", "wargear": [{"name": None}]}},
+        {"profiles": [{"name": {}}, {"name": None}], "keywords": [None, 1]},
+        {"cost": [0], "text": None, "tables": [[1], ["a"]]},
+        {"leader": [{"id": 1}, None, "x"]},
+    ],
+)
+def test_a_damaged_file_is_compared_without_a_traceback(damage: dict[str, Any]) -> None:
+    # an output folder written by hand or by another program: its fields of any shape
+    pair = BY_NAME["weapon-keyword-rows"]
+    for a, b in ((pair["a"], {**pair["b"], **damage}), ({**pair["a"], **damage}, pair["b"])):
+        context = form.Context("datasheet", ({"x"}, {"y"}))
+        form.in_one_form(json.loads(json.dumps(a)), json.loads(json.dumps(b)), None, context)

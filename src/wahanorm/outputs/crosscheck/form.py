@@ -357,12 +357,19 @@ def _profiles_paired(a: list[Json], b: list[Json]) -> tuple[list[Json], list[Jso
         b = [b[0]]
     elif len(b) == 1 and len(a) > 1 and _alike(a):
         a = [a[0]]
-    names_a = {p.get("name") for p in a}
-    left_a = [p for p in a if p.get("name") not in {q.get("name") for q in b}]
-    left_b = [p for p in b if p.get("name") not in names_a]
+    names_a = {_name_of(p) for p in a}
+    names_b = {_name_of(q) for q in b}
+    left_a = [p for p in a if _name_of(p) not in names_b]
+    left_b = [p for p in b if _name_of(p) not in names_a]
     if len(left_a) == 1 and len(left_b) == 1:
         left_b[0]["name"] = left_a[0].get("name")
     return a, b
+
+
+def _name_of(profile: dict[str, Any]) -> str | None:
+    """A profile's name, None when it has none (or one not a text, in a damaged file)."""
+    name = profile.get("name")
+    return name if isinstance(name, str) else None
 
 
 def _alike(profiles: list[Json]) -> bool:
@@ -573,9 +580,9 @@ def _ability_groups(a: Entity, b: Entity, context: Context) -> None:
         for item in items:
             name = name_form(str(item.get("name"))) if isinstance(item, dict) else ()
             there = groups_a.get(name)
-            if there is not None and there != group and not _holds(mine.get(group), name):
-                theirs.setdefault(there, [])
-                theirs[there].append(item)
+            target = theirs.setdefault(there, []) if there is not None else None
+            if isinstance(target, list) and there != group and not _holds(mine.get(group), name):
+                target.append(item)
             else:
                 kept.append(item)
         theirs[group] = kept
@@ -655,9 +662,9 @@ def _weapon_keyword_rows(a: Entity, b: Entity, context: Context) -> None:
             continue
         keywords = {
             text_form(str(k.get("name")))
-            for w in side.get("weapons") or []
+            for w in _list(side.get("weapons"))
             if isinstance(w, dict)
-            for k in w.get("abilities") or []
+            for k in _list(w.get("abilities"))
             if isinstance(k, dict)
         }
         held = _all_names(other.get("abilities"))
@@ -670,6 +677,11 @@ def _weapon_keyword_rows(a: Entity, b: Entity, context: Context) -> None:
                 and name_form(str(x.get("name"))) not in held
             )
         ]
+
+
+def _list(value: Json) -> list[Json]:
+    """``value`` when it is a list, else none (a damaged file's field)."""
+    return value if isinstance(value, list) else []
 
 
 def _all_names(abilities: Json) -> set[tuple[str, ...]]:
@@ -708,7 +720,8 @@ def _zero_cost(a: Entity, b: Entity, context: Context) -> None:
     """A cost of 0 one source prints and the other leaves out (an enhancement free in its
     detachment): one cost."""
     for key in ("cost",):
-        if {a.get(key), b.get(key)} == {0, None} and (key in a or key in b):
+        x, y = a.get(key), b.get(key)
+        if (x == 0 and y is None) or (x is None and y == 0):
             a[key] = b[key] = 0
 
 
