@@ -19,7 +19,9 @@ EPILOG = """\
 A and B are each an output folder (it holds index.json), raw inputs of any format convert
 reads (converted on the fly, in memory), or REV:PATH of the git repository around the working
 folder. Only fields both sources have are compared;
-differences of form (letter case of keywords, quotes, order of lists) are none.
+differences of form (letter case of keywords, quotes, order of lists, [HAZARDOUS] / HAZARDOUS,
+two / 2 …) are none. The report opens with the datasheets that disagree on characteristics,
+points and weapons, then the rest; --max-chars N cuts the markdown and says what it left out.
 
 exit status: 0 they agree, 1 they disagree, 2 usage or input error. Manual: docs/crosscheck.md.
 """

@@ -20,7 +20,11 @@ rule. What both hold is compared, once the differences of form are taken out:
   ids its datasheets list): read as A names it, the naming said once, not on every entity;
 - a listed id (a unit a leader can lead) of a faction the other side holds nothing of: that
   side cannot list it;
-- punctuation alone in a text (a full stop one source leaves out: ``save.`` / ``save``).
+- punctuation alone in a text (a full stop one source leaves out: ``save.`` / ``save``);
+- and each of ``NORMALISATIONS`` (at the end of this module): notations of one text or name
+  (``text_form``, ``name_form``), a weapon or ability spelt otherwise, a keyword row, a table
+  printed inline, a Designer's Note, an enhancement's "X model only." sentence …, each with the
+  real pair it was met on.
 
 Order of lists is never a difference (the diff's comparers match items by name).
 """
