@@ -62,11 +62,9 @@ def test_the_three_factions_are_compared(report: CrosscheckReport) -> None:
 
 def test_characteristics_they_disagree_on(report: CrosscheckReport) -> None:
     # Datasheets_models.csv: Avenger Strike Fighter M "20+\"", Sabre Weapons Battery Ld "7+";
-    # the catalogue's Unit profiles: M "20\"+", Ld "7"
-    assert said(report, "astra-militarum/avenger-strike-fighter") == [
-        'Avenger Strike Fighter: Movement 20+" (wahapedia-10ed-2026-02-14) vs 20"+ '
-        "(wh40k-10e-2026-02-14)"
-    ]
+    # the catalogue's Unit profiles: M "20\"+", Ld "7". The first is one value in two
+    # notations (``form.text_form``), the second a value BSData leaves without its "+"
+    assert "astra-militarum/avenger-strike-fighter" not in {e.id for e in report.entities}
     assert (
         "Sabre Weapons Battery: Leadership 7+ (wahapedia-10ed-2026-02-14) vs 7 "
         "(wh40k-10e-2026-02-14)"

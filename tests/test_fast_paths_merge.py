@@ -113,7 +113,7 @@ def test_merge_gives_the_bytes_plain_hashes_give(
 
 def test_merge_takes_the_hashes_it_is_given(entities: list[Entity], counted: list[str]) -> None:
     """Copies whose content hash is known (an extraction read from the cache) are not hashed
-    again, and the merge is the one that hashes them itself."""
+    again (but for a version renamed), and the merge is the one that hashes them itself."""
     plain_report = Report()
     plain = render_outputs(merge_entities(entities, plain_report), plain_report.diagnostics)
     assert counted  # merging alone hashes the copies it groups
@@ -121,7 +121,12 @@ def test_merge_takes_the_hashes_it_is_given(entities: list[Entity], counted: lis
     counted.clear()
     given_report = Report()
     given = render_outputs(merge_entities(entities, given_report, known), given_report.diagnostics)
-    assert counted == []
+    # only a version merge renames (one name in two notations: ``DEEP STRIKE`` / ``Deep
+    # Strike``) is hashed again, its content being new
+    spellings: dict[str, set[str]] = {}
+    for entity in entities:
+        spellings.setdefault(entity.id, set()).add(entity.name)
+    assert set(counted) <= {i for i, names in spellings.items() if len(names) > 1}
     assert given == plain
     assert given_report.diagnostics == plain_report.diagnostics
 

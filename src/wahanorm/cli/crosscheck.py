@@ -19,7 +19,9 @@ EPILOG = """\
 A and B are each an output folder (it holds index.json), raw inputs of any format convert
 reads (converted on the fly, in memory), or REV:PATH of the git repository around the working
 folder. Only fields both sources have are compared;
-differences of form (letter case of keywords, quotes, order of lists) are none.
+differences of form (letter case of keywords, quotes, order of lists, [HAZARDOUS] / HAZARDOUS,
+two / 2 …) are none. The report opens with the datasheets that disagree on characteristics,
+points and weapons, then the rest; --max-chars N cuts the markdown and says what it left out.
 
 exit status: 0 they agree, 1 they disagree, 2 usage or input error. Manual: docs/crosscheck.md.
 """
@@ -43,6 +45,13 @@ def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="text for a terminal (default), markdown for a report, json",
     )
     parser.add_argument(
+        "--max-chars",
+        type=_positive,
+        metavar="N",
+        help="markdown only: cut after the last entity that fits in N characters, saying what "
+        "is left out (a GitHub comment holds 65536)",
+    )
+    parser.add_argument(
         "--kind",
         action="append",
         default=[],
@@ -64,6 +73,12 @@ def add(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="colour the text format (auto: only on a terminal, not with NO_COLOR)",
     )
     parser.set_defaults(run=run)
+
+
+def _positive(text: str) -> int:
+    from wahanorm.cli.diff import _positive as positive
+
+    return positive(text)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -97,5 +112,5 @@ def _render(report: object, args: argparse.Namespace, stdout: TextIO) -> str:
     if args.format == "json":
         return canonical_json(report)
     if args.format == "markdown":
-        return render_markdown(report)
+        return render_markdown(report, getattr(args, "max_chars", None))
     return render_text(report, colour=use_colour(getattr(args, "color", "auto"), stdout))

@@ -430,7 +430,8 @@ _ALL: list[Code] = [
        "agree on is the entry, each other version one of its variants.",
        "Compare the sources named; usually one is older. Convert only the newer to be rid of it."),
     _c("id-collision", "error", "merge",
-       "Two different names give one id; both are kept, the second as a variant.",
+       "Two different names give one id (names that differ only in notation, as case, "
+       "brackets, hyphens or accents, are one name); both are kept, the second as a variant.",
        "Rename one in its source."),
     _c("unsafe-characters", "warning", "merge",
        "An entry's name held control or bidirectional characters; they were removed.",

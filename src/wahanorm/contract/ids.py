@@ -6,6 +6,7 @@ import functools
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from anyascii import anyascii
 
@@ -83,6 +84,38 @@ def ascii_spelling(name: str) -> str:
         else:
             out.append(" ")
     return "".join(out)
+
+
+_NOTATION_MARKS = re.compile(r"[\[\]()\-\s]+")
+
+
+def notation_key(name: str) -> str:
+    """A name without its notation, as two sources spell one name: letter case, spacing,
+    brackets and parentheses (``[LETHAL HITS]``, ``Fear Made Manifest (Aura)`` / ``[Aura]``),
+    hyphens (``Anti-`` / ``Anti``, ``TWIN-LINKED`` / ``Twin Linked``) and accents
+    (``Trivârg`` / ``Trivärg``) are notation; any other letter, digit or sign is the name
+    (``Mark of Khorne!`` is not ``Mark of Khorne``). Names of one key are one name (merge
+    keeps the ``plainest``)."""
+    bare = "".join(
+        ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch)
+    )
+    return " ".join(_NOTATION_MARKS.sub(" ", bare.casefold()).split())
+
+
+def plainest(names: Iterable[str]) -> str:
+    """Of names that are one name in notation (``notation_key``), the one kept: the fewest
+    brackets, parentheses and hyphens at a word's edge, then not all in capitals, then the
+    fewest letters outside ASCII, then the first in code point order (``[LETHAL HITS]``,
+    ``LETHAL HITS``, ``Lethal Hits`` → ``Lethal Hits``; ``Anti-``, ``Anti`` → ``Anti``)."""
+    return min(names, key=_plainness)
+
+
+def _plainness(name: str) -> tuple[int, bool, int, str]:
+    marks = sum(name.count(ch) for ch in "[]()") + sum(
+        1 for word in name.split() if word.startswith("-") or word.endswith("-")
+    )
+    capitals = name.isupper()
+    return (marks, capitals, sum(1 for ch in name if not ch.isascii()), name)
 
 
 def make_id(namespace: str, name: str) -> str:

@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from wahanorm.contract.hashing import ContentHashes, has_shape, same_but_shape
-from wahanorm.contract.ids import escape_unsafe, is_safe, strip_unsafe
+from wahanorm.contract.ids import escape_unsafe, is_safe, notation_key, plainest, strip_unsafe
 from wahanorm.contract.models import SourceRef
 from wahanorm.errors import Report
 from wahanorm.readers.base import Entity
@@ -98,12 +98,6 @@ def _where(refs: list[SourceRef]) -> str:
     return shown + (f" … and {more} more sources" if more > 0 else "")
 
 
-def _one_name(name: str) -> str:
-    """A name as compared for collisions: letter case and spacing are the source's typography
-    (the dumps print stratagem names in capitals, the export in title case)."""
-    return " ".join(name.casefold().split())
-
-
 def _safe_names(entities: Iterable[Entity], report: Report) -> Iterable[Entity]:
     """Entities with control characters and bidi overrides taken out of their names."""
     for entity in entities:
@@ -121,10 +115,12 @@ def _safe_names(entities: Iterable[Entity], report: Report) -> Iterable[Entity]:
 
 
 def _report_collisions(kind: str, entity_id: str, versions: list[Entity], report: Report) -> None:
-    """Different names that give one id are an error naming both, never a silent merge."""
+    """Different names that give one id are an error naming both, never a silent merge; names
+    that differ only in notation (``ids.notation_key``: case, spacing, brackets, hyphens,
+    accents) are one name."""
     seen: dict[str, Entity] = {}
     for version in versions:
-        seen.setdefault(_one_name(version.name), version)
+        seen.setdefault(notation_key(version.name), version)
     first, *others = seen.values()
     for other in others:
         report.error(
@@ -164,7 +160,9 @@ def merge_entities(
     for key, group in sorted(groups.items()):
         edition, kind, entity_id = key
         copies = _by_content(group, known, extra.get(key, {}))
-        versions = _fold_shapeless([_combine(c, sources) for c, sources in copies])
+        versions = _fold_shapeless(
+            _one_spelling([(digest, _combine(c, sources)) for digest, c, sources in copies])
+        )
         if len(versions) > 1:
             versions.sort(key=lambda e: (-len(e.sources), [_source_key(s) for s in e.sources]))
         head, *others = versions
@@ -181,6 +179,31 @@ def merge_entities(
             head = head.model_copy(update={"variants": others})
         merged.append(head)
     return merged
+
+
+def _one_spelling(versions: list[tuple[str, Entity]]) -> list[Entity]:
+    """Versions (each with its content hash) whose names are one name in notation
+    (``ids.notation_key``: the export's ``Lethal Hits``, a faction page's ``[LETHAL HITS]``,
+    the ``.gst``'s ``Anti-``) under one spelling, the ``plainest``; those that then say the
+    same are one version with the sources of all (one rule from two sources is one entity;
+    texts that differ stay variants). Only a version renamed is hashed again."""
+    if len(versions) < 2:
+        return [version for _, version in versions]
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for _, version in versions:
+        spellings[notation_key(version.name)].add(version.name)
+    kept = {key: plainest(sorted(names)) for key, names in spellings.items() if len(names) > 1}
+    if not kept:
+        return [version for _, version in versions]
+    hashes = ContentHashes()
+    by_hash: dict[str, list[Entity]] = {}
+    for digest, version in versions:
+        name = kept.get(notation_key(version.name), version.name)
+        if name != version.name:
+            version = version.model_copy(update={"name": name})
+            digest = hashes(version)
+        by_hash.setdefault(digest, []).append(version)
+    return [_combine(same) for same in by_hash.values()]
 
 
 def _fold_shapeless(versions: list[Entity]) -> list[Entity]:
@@ -228,8 +251,9 @@ def _source_ref(key: SourceKey) -> SourceRef:
     return SourceRef(path=path, line_start=line_start, line_end=line_end)
 
 
-Copies = list[tuple[list[Entity], list[tuple[SourceKey, ...]]]]
-"""Copies that say the same, and the sources of the repeats of them."""
+Copies = list[tuple[str, list[Entity], list[tuple[SourceKey, ...]]]]
+"""Copies that say the same (their content hash: "" for a copy read once, not hashed), and the
+sources of the repeats of them."""
 
 
 def _by_content(
@@ -241,7 +265,7 @@ def _by_content(
     order first read (an entity read once is not hashed), each group with the sources of its
     ``repeats`` (by hash)."""
     if len(group) == 1 and not repeats:
-        return [(group, [])]
+        return [("", group, [])]
     hashes = ContentHashes()
     by_hash: dict[str, list[Entity]] = {}
     for entity in group:
@@ -251,7 +275,7 @@ def _by_content(
         raise RuntimeError(
             f"a repeat of {group[0].kind} {group[0].id} whose copy is not in the run"
         )
-    return [(copies, repeats.get(digest, [])) for digest, copies in by_hash.items()]
+    return [(digest, copies, repeats.get(digest, [])) for digest, copies in by_hash.items()]
 
 
 def _combine(copies: list[Entity], repeated: list[tuple[SourceKey, ...]] | None = None) -> Entity:

@@ -7,7 +7,8 @@ leaving out what is only a difference of form. Module map:
 
 - ``labels``: a short name for each side, from its data (data version, where it was read)
 - ``form``: what each source has at all (fields both have are compared), and the differences
-  of form that carry no rule (letter case of keywords, quotes, a single profile's name)
+  of form that carry no rule (letter case of keywords, quotes, a single profile's name), each
+  normalisation listed once in ``form.NORMALISATIONS``
 - ``match``: entities paired by (edition, kind, id), then by name where the two name a
   faction or a unit differently
 - ``engine``: two snapshots → ``CrosscheckReport``, the comparing itself done by the diff's

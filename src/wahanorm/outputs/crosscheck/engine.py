@@ -19,11 +19,13 @@ from wahanorm.outputs.crosscheck import form
 from wahanorm.outputs.crosscheck.labels import distinct, side_label
 from wahanorm.outputs.crosscheck.match import Key, Pair, faction_pairs, pair_entities
 from wahanorm.outputs.crosscheck.result import (
+    NUMBERS,
     CrosscheckReport,
     Disagreement,
     EntityCheck,
     FactionNames,
     FieldCounts,
+    Headline,
     KindCounts,
     NotCompared,
     OneSided,
@@ -61,16 +63,16 @@ def crosscheck(
         (a_read.data_version, b_read.data_version),
         (a_snap.spec, b_snap.spec),
     )
-    a = {k: e for k, e in a_read.by_key.items() if not kinds or k[1] in kinds}
-    b = {k: e for k, e in b_read.by_key.items() if not kinds or k[1] in kinds}
-    both = {k[1] for k in a} & {k[1] for k in b}
-    a_both = {k: e for k, e in a.items() if k[1] in both}
-    b_both = {k: e for k, e in b.items() if k[1] in both}
+    a = {Key(*k): e for k, e in a_read.by_key.items() if not kinds or k[1] in kinds}
+    b = {Key(*k): e for k, e in b_read.by_key.items() if not kinds or k[1] in kinds}
+    both = {k.kind for k in a} & {k.kind for k in b}
+    a_both = {k: e for k, e in a.items() if k.kind in both}
+    b_both = {k: e for k, e in b.items() if k.kind in both}
     # what each side holds of the kinds both hold: a kind only one side holds (an export's
     # 1,400 stratagems against BSData) is counted as not compared, its parts never asked
     presence = _presence(a_both), _presence(b_both)
     shared = _shared_patterns(presence, both, fields)
-    pairing = pair_entities(a_both, b_both, lambda k, e: form.pruned(e, shared[k[1]]))
+    pairing = pair_entities(a_both, b_both, lambda k, e: form.pruned(e, shared[k.kind]))
     named = faction_pairs(pairing.pairs, a, b)
     b_factions: dict[str, str] = {}
     for (mine, theirs), _ in named.most_common():
@@ -78,8 +80,8 @@ def crosscheck(
     b_ids = _b_ids_as_a(pairing.pairs, pairing.namespaces, b)
     b_as_a = {k: form.as_a_names(e, b_factions, b_ids) for k, e in b.items()}
     spaces = (
-        {k[2].split("/", 1)[0] for k in a},
-        {b_ids.get(k[2], k[2]).split("/", 1)[0] for k in b},
+        {k.id.split("/", 1)[0] for k in a},
+        {b_ids.get(k.id, k.id).split("/", 1)[0] for k in b},
     )
     grouper = Places([*a_read.by_key.values(), *b_as_a.values()])
     names = {
@@ -88,7 +90,10 @@ def crosscheck(
         if e.get("kind") == "datasheet"
     }
     by_kind = {kind: KindCounts() for kind in sorted(both, key=_kind_rank)}
-    checks = _checks(pairing.pairs, a, b_as_a, spaces, shared, grouper, labels, names, by_kind)
+    held = ({k.id for k in a}, {b_ids.get(k.id, k.id) for k in b})
+    checks = _checks(
+        pairing.pairs, a, b_as_a, (spaces, held), shared, grouper, labels, names, by_kind
+    )
     for kind, counts in by_kind.items():
         one_sided = _one_sided_fields(presence[0].get(kind, set()), presence[1].get(kind, set()))
         by_kind[kind] = counts.model_copy(update={"one_sided_fields": one_sided})
@@ -97,11 +102,12 @@ def crosscheck(
         by_kind[entity.kind] = _add(by_kind[entity.kind], only_a=1)
     for entity in only_b:
         by_kind[entity.kind] = _add(by_kind[entity.kind], only_b=1)
-    for kind in sorted({k[1] for k in a} ^ {k[1] for k in b}, key=_kind_rank):
-        side: Which = "a" if any(k[1] == kind for k in a) else "b"
-        count = sum(1 for k in (a if side == "a" else b) if k[1] == kind)
+    for kind in sorted({k.kind for k in a} ^ {k.kind for k in b}, key=_kind_rank):
+        side: Which = "a" if any(k.kind == kind for k in a) else "b"
+        count = sum(1 for k in (a if side == "a" else b) if k.kind == kind)
         not_compared.insert(0, NotCompared(side=side, kind=kind, entities=count))
     disagreeing = sum(1 for c in checks if c.disagreements)
+    sheets = by_kind.get("datasheet", KindCounts())
     return CrosscheckReport(
         a=_side(a_snap, a_read.by_key.values(), labels[0]),
         b=_side(b_snap, b_read.by_key.values(), labels[1]),
@@ -115,6 +121,7 @@ def crosscheck(
             only_b=len(only_b),
             named_differently=sum(1 for p in pairing.pairs if p.how != "id"),
         ),
+        headline=_headline(checks, sheets),
         by_kind=by_kind,
         factions=[
             FactionNames(a=mine, b=theirs, datasheets=count)
@@ -124,6 +131,19 @@ def crosscheck(
         only_a=only_a,
         only_b=only_b,
         not_compared=not_compared,
+    )
+
+
+def _headline(checks: list[EntityCheck], sheets: KindCounts) -> Headline:
+    """How many datasheets disagree on characteristics, points and weapons."""
+    fields = [{d.field for d in c.disagreements} for c in checks if c.kind == "datasheet"]
+    return Headline(
+        datasheets=sheets.compared,
+        disagreeing=sheets.disagreeing,
+        characteristics=sum(1 for f in fields if "profiles" in f),
+        points=sum(1 for f in fields if "points" in f),
+        weapons=sum(1 for f in fields if "weapons" in f),
+        numbers=sum(1 for f in fields if f & set(NUMBERS)),
     )
 
 
@@ -173,7 +193,7 @@ def _b_ids_as_a(
                 space, _, rest = str(item).partition("/")
                 if space in spaces and rest:
                     found[str(item)] = f"{spaces[space]}/{rest}"
-    found.update({p.b[2]: p.a[2] for p in pairs if p.a[2] != p.b[2]})
+    found.update({p.b.id: p.a.id for p in pairs if p.a.id != p.b.id})
     return found
 
 
@@ -198,9 +218,9 @@ def _kind_rank(kind: str) -> tuple[int, str]:
 def _presence(entities: dict[Key, Entity]) -> dict[str, set[str]]:
     found: dict[str, form.Presence] = {}
     for key, entity in entities.items():
-        presence = found.get(key[1])
+        presence = found.get(key.kind)
         if presence is None:
-            presence = found[key[1]] = form.Presence()
+            presence = found[key.kind] = form.Presence()
         presence.add(entity)
     return {kind: presence.found for kind, presence in found.items()}
 
@@ -232,29 +252,35 @@ def _checks(
     pairs: list[Pair],
     a: dict[Key, Entity],
     b: dict[Key, Entity],
-    spaces: tuple[set[str], set[str]],
+    known: tuple[tuple[set[str], set[str]], tuple[set[str], set[str]]],
     shared: dict[str, form.Kept],
     grouper: Places,
     labels: tuple[str, str],
     names: dict[str, str],
     by_kind: dict[str, KindCounts],
 ) -> list[EntityCheck]:
-    """Each pair compared; the pairs that disagree or are named differently, and the counts."""
+    """Each pair compared; the pairs that disagree or are named differently, and the counts.
+    ``known``: the namespaces each side holds, and the ids (B's as A names them)."""
+    spaces, held = known
     checks: list[EntityCheck] = []
     fields: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
     wrong: dict[str, Counter[str]] = {kind: Counter() for kind in by_kind}
     names_of = {kind: {form.field_of(p) for p in shared[kind]} for kind in by_kind}
     for pair in pairs:
-        kind = pair.a[1]
+        kind = pair.a.kind
         mine, theirs = a[pair.a], b[pair.b]
         a_form, b_form = form.in_one_form(
-            form.known_only(mine, spaces[1]), form.known_only(theirs, spaces[0]), shared[kind]
+            form.known_only(mine, spaces[1]),
+            form.known_only(theirs, spaces[0]),
+            shared[kind],
+            form.Context(kind, held),
         )
         changes = [
-            ch
+            _in_one_form(ch)
             for ch in compare_entities(a_form, b_form)
             if not form.same_but_punctuation(ch.old, ch.new) and not form.is_wording(ch.path)
         ]
+        changes = [ch for ch in changes if not (ch.words is not None and form.only_form(ch.words))]
         said = [_disagreement(ch, labels, names) for ch in changes]
         for name in names_of[kind]:
             if not (_empty(a_form.get(name)) and _empty(b_form.get(name))):
@@ -276,6 +302,13 @@ def _checks(
     return checks
 
 
+def _in_one_form(change: Change) -> Change:
+    """A text's change with its word diff in one form (``form.words_in_one_form``)."""
+    if change.words is None:
+        return change
+    return change.model_copy(update={"words": form.words_in_one_form(change.words)})
+
+
 def _empty(value: Any) -> bool:
     return value is None or value == [] or value == "" or value == {}
 
@@ -289,13 +322,13 @@ def _check(
 ) -> EntityCheck:
     name, other = str(mine.get("name")), str(theirs.get("name"))
     return EntityCheck(
-        kind=pair.a[1],
-        id=pair.a[2],
+        kind=pair.a.kind,
+        id=pair.a.id,
         name=name,
-        edition=int(pair.a[0]) if pair.a[0].isdigit() else None,
+        edition=int(pair.a.edition) if pair.a.edition.isdigit() else None,
         group=grouper.group(mine),
         matched_by=pair.how,
-        b_id=pair.b[2] if pair.b[2] != pair.a[2] else None,
+        b_id=pair.b.id if pair.b.id != pair.a.id else None,
         b_name=other if other.casefold() != name.casefold() else None,
         similarity=pair.similarity,
         disagreements=said,
@@ -312,28 +345,28 @@ def _one_sided(
     """The entities one side holds alone: listed when the other side holds their kind in their
     faction; otherwise counted, per kind and faction, as not compared."""
     groups: dict[Which, set[tuple[str, str]]] = {
-        "a": {(k[1], grouper.group(e)) for k, e in a.items()},
-        "b": {(k[1], grouper.group(e)) for k, e in b.items()},
+        "a": {(k.kind, grouper.group(e)) for k, e in a.items()},
+        "b": {(k.kind, grouper.group(e)) for k, e in b.items()},
     }
-    kinds = {k[1] for k in a} & {k[1] for k in b}
+    kinds = {k.kind for k in a} & {k.kind for k in b}
     listed: dict[Which, list[OneSided]] = {"a": [], "b": []}
     uncovered: Counter[tuple[Which, str, str]] = Counter()
     for side, keys, entities in (("a", only_a, a), ("b", only_b, b)):
         other: Which = "b" if side == "a" else "a"
         for key in keys:
-            if key[1] not in kinds:
+            if key.kind not in kinds:
                 continue
             entity = entities[key]
             group = grouper.group(entity)
-            if (key[1], group) not in groups[other]:
-                uncovered[(side, key[1], group)] += 1  # type: ignore[index]
+            if (key.kind, group) not in groups[other]:
+                uncovered[(side, key.kind, group)] += 1  # type: ignore[index]
                 continue
             listed[side].append(  # type: ignore[index]
                 OneSided(
-                    kind=key[1],
-                    id=key[2],
+                    kind=key.kind,
+                    id=key.id,
                     name=str(entity.get("name")),
-                    edition=int(key[0]) if key[0].isdigit() else None,
+                    edition=int(key.edition) if key.edition.isdigit() else None,
                     group=group,
                 )
             )

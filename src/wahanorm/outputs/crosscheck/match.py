@@ -16,13 +16,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from wahanorm.outputs.crosscheck.result import Matched
 from wahanorm.outputs.diff.rename import find_renames
 
-Key = tuple[str, str, str]
-"""(edition, kind, id)."""
+
+class Key(NamedTuple):
+    """An entity as the two sides are paired on: its edition (as its folder names it), kind
+    and id."""
+
+    edition: str
+    kind: str
+    id: str
+
+
 Entity = dict[str, Any]
 
 
@@ -58,7 +66,7 @@ def pair_entities(a: dict[Key, Entity], b: dict[Key, Entity], as_compared: Form)
     found.pairs = [Pair(key, key, "id") for key in sorted(a.keys() & b.keys())]
     left_a = sorted(a.keys() - b.keys(), key=_datasheets_first)
     left_b = set(b.keys() - a.keys())
-    by_name: dict[tuple[str, str, str], list[Key]] = {}
+    by_name: dict[Key, list[Key]] = {}
     for key in left_b:
         by_name.setdefault(_name_key(key), []).append(key)
     mine = Counter(_name_key(key) for key in left_a)
@@ -96,14 +104,16 @@ def _by_likeness(
 ) -> None:
     """Pairs of what is left, alike in content, of one edition, kind and namespace (or a
     namespace pair the others told)."""
-    a_forms = [{**forms[0][k], "kind": k[1], "name": forms[0][k].get("name")} for k in rest_a]
-    b_forms = [{**forms[1][k], "kind": k[1], "name": forms[1][k].get("name")} for k in rest_b]
+    a_forms = [{**forms[0][k], "kind": k.kind, "name": forms[0][k].get("name")} for k in rest_a]
+    b_forms = [{**forms[1][k], "kind": k.kind, "name": forms[1][k].get("name")} for k in rest_b]
     index_a = {id(e): k for e, k in zip(a_forms, rest_a, strict=True)}
     index_b = {id(e): k for e, k in zip(b_forms, rest_b, strict=True)}
     for mine, theirs, score in find_renames(a_forms, b_forms):
         key, other = index_a[id(mine)], index_b[id(theirs)]
         spaces = (_namespace(key), _namespace(other))
-        if key[0] != other[0] or (spaces[0] != spaces[1] and spaces not in found.namespaces):
+        if key.edition != other.edition or (
+            spaces[0] != spaces[1] and spaces not in found.namespaces
+        ):
             continue
         found.pairs.append(Pair(key, other, "likeness", round(score * 100)))
 
@@ -113,7 +123,7 @@ def _same_thing(
 ) -> bool:
     """Whether two entities of one name in namespaces named differently are one: datasheets
     that share a faction keyword; others in a namespace pair the datasheets told."""
-    if key[1] == "datasheet":
+    if key.kind == "datasheet":
         return bool(_keywords(a) & _keywords(b))
     return (_namespace(key), _namespace(other)) in namespaces
 
@@ -123,15 +133,16 @@ def _keywords(entity: Entity) -> set[str]:
 
 
 def _namespace(key: Key) -> str:
-    return key[2].split("/", 1)[0]
+    return key.id.split("/", 1)[0]
 
 
-def _name_key(key: Key) -> tuple[str, str, str]:
-    return (key[0], key[1], key[2].split("/", 1)[-1])
+def _name_key(key: Key) -> Key:
+    """The key with the name part of the id only (its namespace left out)."""
+    return Key(key.edition, key.kind, key.id.split("/", 1)[-1])
 
 
 def _datasheets_first(key: Key) -> tuple[bool, Key]:
-    return (key[1] != "datasheet", key)
+    return (key.kind != "datasheet", key)
 
 
 def faction_pairs(
@@ -140,7 +151,7 @@ def faction_pairs(
     """(A's faction, B's) of the datasheets paired that name their faction differently."""
     found: Counter[tuple[str, str]] = Counter()
     for pair in pairs:
-        if pair.a[1] != "datasheet":
+        if pair.a.kind != "datasheet":
             continue
         mine, theirs = a[pair.a].get("faction"), b[pair.b].get("faction")
         if (

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from wahanorm.contract.vocabulary import KINDS
 from wahanorm.outputs.crosscheck.result import (
+    NUMBERS,
     CrosscheckReport,
+    Disagreement,
     EntityCheck,
     KindCounts,
     NotCompared,
@@ -68,6 +71,68 @@ def not_compared_line(item: NotCompared) -> str:
     return f"{what}: {item.entities} only in {item.side.upper()}"
 
 
+def not_compared_lines(items: list[NotCompared]) -> list[str]:
+    """What was not compared, one line per kind: ``stratagem: 1391 only in A``, ``enhancement:
+    139 only in A (Adepta Sororitas 24, Necrons 42); 3 only in B (Daemons 3)``."""
+    by_kind: dict[str, dict[str, list[NotCompared]]] = {}
+    for item in items:
+        by_kind.setdefault(item.kind, {}).setdefault(item.side, []).append(item)
+    rank = {kind: n for n, kind in enumerate(KINDS)}
+    lines = []
+    for kind in sorted(by_kind, key=lambda k: (rank.get(k, len(rank)), k)):
+        parts = []
+        for side in ("a", "b"):
+            found = by_kind[kind].get(side)
+            if not found:
+                continue
+            total = sum(i.entities for i in found)
+            groups = ", ".join(f"{i.group} {i.entities}" for i in found if i.group)
+            parts.append(f"{total} only in {side.upper()}" + (f" ({groups})" if groups else ""))
+        lines.append(f"{kind}: {'; '.join(parts)}")
+    return lines
+
+
+def headline_line(report: CrosscheckReport) -> str:
+    """``datasheets: 986 of 1177 disagree; on characteristics 212, points 113, weapons 384``."""
+    h = report.headline
+    return (
+        f"datasheets: {h.disagreeing} of {h.datasheets} disagree; on characteristics "
+        f"{h.characteristics}, points {h.points}, weapons {h.weapons} ({h.numbers} datasheets, "
+        "listed first)"
+    )
+
+
+NUMBERS_TITLE = "Characteristics, points and weapons"
+OTHERS_TITLE = "Abilities, keywords, leaders and texts"
+
+Section = list[tuple[str, list[tuple[EntityCheck, list[Disagreement]]]]]
+"""Groups (factions), each with its entities and the disagreements a section shows of each."""
+
+
+def sections(report: CrosscheckReport) -> list[tuple[str, Section]]:
+    """The entities in two sections: the datasheets' characteristics, points and weapons
+    first, faction by faction; then everything else (abilities, keywords, leader links, texts,
+    entities named differently), faction by faction."""
+    first: Section = []
+    rest: Section = []
+    for check in report.entities:
+        numbers = [d for d in check.disagreements if d.field in NUMBERS]
+        others = [d for d in check.disagreements if d.field not in NUMBERS]
+        if numbers and check.kind == "datasheet":
+            _add(first, check, numbers)
+        else:
+            others = check.disagreements
+        if others or not check.disagreements:
+            _add(rest, check, others)
+    return [(NUMBERS_TITLE, first), (OTHERS_TITLE, rest)]
+
+
+def _add(section: Section, check: EntityCheck, said: list[Disagreement]) -> None:
+    if not section or section[-1][0] != check.group:
+        section.append((check.group, []))
+    section[-1][1].append((check, said))
+
+
 def check_title(check: EntityCheck) -> str:
     """``datasheet Boyz (orks/boyz)``, with B's name and id where B names it otherwise."""
     title = f"{check.kind} {check.name} ({check.id})"
@@ -92,29 +157,35 @@ def render_text(report: CrosscheckReport, colour: bool = False) -> str:
         kept = [f"kinds {', '.join(report.kinds)}"] if report.kinds else []
         kept += [f"fields {', '.join(report.fields)}"] if report.fields else []
         lines.append(f"kept to {'; '.join(kept)}")
+    if report.headline.datasheets:
+        lines.append(headline_line(report))
     lines.append(summary_line(report))
     for kind, counts in report.by_kind.items():
         lines.append(f"  {kind_line(kind, counts)}")
         if fields_line(counts):
             lines.append(f"      disagreeing: {fields_line(counts)}")
-    if report.not_compared:
-        lines.append("not compared (the other side holds none of them):")
-        lines += [f"  {not_compared_line(item)}" for item in report.not_compared]
     for names in report.factions:
         lines.append(
             f"faction named differently: {names.a} (A) is {names.b} (B), "
             f"{names.datasheets} datasheets"
         )
+    if report.not_compared:
+        lines.append("not compared (the other side holds none of them):")
+        lines += [f"  {line}" for line in not_compared_lines(report.not_compared)]
     if not report.disagrees:
         return "\n".join([*lines, "A and B agree on every entity compared"]) + "\n"
     if any(d.words for c in report.entities for d in c.disagreements):
         lines.append(WORDS_LEGEND)
-    for group, checks in groupby(report.entities, key=lambda c: c.group):
-        lines += ["", paint(group, "head", colour)]
-        for check in checks:
-            mark = paint("≠" if check.disagreements else "=", "changed", colour)
-            lines.append(f"  {mark} {check_title(check)}")
-            lines += [f"      {d.summary}" for d in check.disagreements]
+    for title, groups in sections(report):
+        if not groups:
+            continue
+        lines += ["", paint(f"== {title}", "head", colour)]
+        for group, checks in groups:
+            lines += ["", paint(group, "head", colour)]
+            for check, said in checks:
+                mark = paint("≠" if said else "=", "changed", colour)
+                lines.append(f"  {mark} {check_title(check)}")
+                lines += [f"      {d.summary}" for d in said]
     for name, side, items in (("A", report.a, report.only_a), ("B", report.b, report.only_b)):
         if items:
             lines += ["", paint(f"Only in {name} ({side.label})", "head", colour)]

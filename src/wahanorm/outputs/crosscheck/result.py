@@ -142,6 +142,28 @@ class KindCounts(_Model):
     side ever has: not compared, and which side has them."""
 
 
+NUMBERS = ("profiles", "points", "weapons")
+"""The fields a player looks up first (characteristics, points, weapons): what a report opens
+with, before abilities, keywords and texts."""
+
+
+class Headline(_Model):
+    """How many datasheet pairs disagree on what a player looks up first (``NUMBERS``)."""
+
+    datasheets: int = 0
+    """Datasheet pairs compared."""
+    disagreeing: int = 0
+    """Of those, how many disagree on anything."""
+    characteristics: int = 0
+    """How many disagree on their model profiles (characteristics, invulnerable saves)."""
+    points: int = 0
+    """How many disagree on their costs."""
+    weapons: int = 0
+    """How many disagree on their weapons."""
+    numbers: int = 0
+    """How many disagree on at least one of the three."""
+
+
 class Summary(_Model):
     """Entities compared, agreeing and disagreeing, those one side holds alone, and those
     paired under another name."""
@@ -165,6 +187,9 @@ class CrosscheckReport(_Model):
     fields: list[str] = []
     """``--field``: the fields kept (empty: every field both sides have)."""
     summary: Summary
+    headline: Headline = Headline()
+    """The datasheets that disagree on characteristics, points and weapons: what a report
+    opens with."""
     by_kind: dict[str, KindCounts]
     factions: list[FactionNames] = []
     entities: list[EntityCheck]
