@@ -94,3 +94,23 @@ def test_the_world_eaters_page_and_seed_000_convert_with_exit_0(tmp_path: Path) 
     lethal = json.loads((out / "11ed/rule/core/lethal-hits.json").read_text(encoding="utf-8"))
     assert lethal["name"] == "LETHAL HITS"  # the plainer of '[LETHAL HITS]' and 'LETHAL HITS'
     assert {Path(s["path"]).name for s in lethal["sources"]} == {"index.html", seed.name}
+
+
+def test_a_conflict_of_three_sources_says_which_differs_from_which() -> None:
+    # As the samples give core/2-battle-shock: two dumps read it alike, a third otherwise.
+    report = Report()
+    [merged] = merge_entities(
+        [
+            rule("Battle-shock", "raw/002.txt"),
+            rule("Battle-shock", "raw/004.txt"),
+            rule("Battle-shock", "raw/003.txt", text="Each time a unit fails, it is shocked."),
+        ],
+        report,
+    )
+    assert [v.sources[0].path for v in merged.variants] == ["raw/003.txt"]
+    [warning] = [d for d in report.diagnostics if d.code == "conflict"]
+    assert warning.message == (
+        "rule core/lethal-hits (10th edition) differs between sources: raw/003.txt:1 reads it "
+        "otherwise than raw/002.txt:1, raw/004.txt:1; the entity is the latter's text, this one "
+        "kept as variant 1 of 1"
+    )

@@ -98,6 +98,10 @@ def _where(refs: list[SourceRef]) -> str:
     return shown + (f" … and {more} more sources" if more > 0 else "")
 
 
+def _reads(refs: list[SourceRef]) -> str:
+    return "reads" if len(refs) == 1 else "read"
+
+
 def _safe_names(entities: Iterable[Entity], report: Report) -> Iterable[Entity]:
     """Entities with control characters and bidi overrides taken out of their names."""
     for entity in entities:
@@ -168,11 +172,13 @@ def merge_entities(
         head, *others = versions
         if others:
             _report_collisions(kind, entity_id, versions, report)
-            for other in others:
+            for number, other in enumerate(others, 1):
                 report.warning(
                     "conflict",
-                    f"{kind} {entity_id} ({edition}th edition) differs between sources: {_where(head.sources)} "
-                    f"and {_where(other.sources)}; both kept, the second as a variant",
+                    f"{kind} {entity_id} ({edition}th edition) differs between sources: "
+                    f"{_where(other.sources)} {_reads(other.sources)} it otherwise than "
+                    f"{_where(head.sources)}; the entity is the latter's text, this one kept as "
+                    f"variant {number} of {len(others)}",
                     line=other.sources[0].line_start if other.sources else None,
                     path=other.sources[0].path if other.sources else None,
                 )
