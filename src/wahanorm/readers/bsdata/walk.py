@@ -5,7 +5,8 @@ or behind links to shared entries, groups, profiles and rules. ``collect`` walks
 (each element at most once per unit, so a cycle of links ends) and files every profile and rule
 it meets with its *level*: ``unit`` (the datasheet's own entry), ``model`` (a model entry of the
 unit) or ``wargear`` (an upgrade: a weapon, a piece of wargear). What the default roster does
-not show is left out (``DataSet.hidden``: Crusade and Boarding Actions content), and so are the
+not show is left out (``DataSet.hidden``: Crusade and Boarding Actions content), but for the
+unit's own entry, which is the datasheet wherever it is offered; so are the
 entries the data set reads as enhancements or detachments (they are entities of their own).
 """
 
@@ -41,6 +42,8 @@ class UnitTree:
     rules: list[Part] = field(default_factory=list)
     models: list[Node] = field(default_factory=list)
     """The model entries met (type ``model``), each once."""
+    entries: set[int] = field(default_factory=set)
+    """``id()`` of every entry and group walked (the unit's, its models', its wargear)."""
 
 
 def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> UnitTree:
@@ -48,7 +51,8 @@ def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> Un
     ``skip`` holds the ``id()`` of entries and groups that are not part of any unit (the
     enhancements and detachments)."""
     walker = _Walker(data, skip)
-    walker.entry(entry, "unit", link)
+    walker.entry(entry, "unit", link, root=True)
+    walker.tree.entries = walker.seen
     return walker.tree
 
 
@@ -63,12 +67,14 @@ class _Walker:
     tree: UnitTree = field(default_factory=UnitTree)
     seen: set[int] = field(default_factory=set)
 
-    def entry(self, entry: Node, level: Level, link: Node | None) -> None:
+    def entry(self, entry: Node, level: Level, link: Node | None, root: bool = False) -> None:
+        """An entry and what it holds; the unit's own entry (``root``) whether or not the
+        default roster shows it (``contents`` decided it is a datasheet)."""
         key = id(entry)
         if key in self.seen or key in self.skip:
             return
         hidden = self.data.hidden
-        if hidden(entry) or (link is not None and hidden(link)):
+        if not root and (hidden(entry) or (link is not None and hidden(link))):
             return
         self.seen.add(key)
         if entry.attrs.get("type") == "model" and level != "unit":
