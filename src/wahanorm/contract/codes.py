@@ -268,6 +268,11 @@ _ALL: list[Code] = [
        "An entry the source hides from every use (a BSData detachment no roster offers) is "
        "left out, with what belongs to it.",
        "Nothing to do."),
+    _c("unoffered-entry", "warning", "datasheet",
+       "A BSData selection entry carries a model profile (a Unit profile) but no catalogue "
+       "offers it as a unit and no unit holds it as one of its models (an upgrade that is a "
+       "model, an entry nothing links); it gives no datasheet.",
+       "Check the entry in the catalogue: if it is a unit, it is offered nowhere."),
     _c("faction-name", "info", "datasheet",
        "A faction is named after the catalogue that holds its units (Space Marines), as the "
        "other source names it, where its faction keyword says otherwise (Adeptus Astartes); the "

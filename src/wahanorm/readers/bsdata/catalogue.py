@@ -2,7 +2,8 @@
 enhancements. No unit, faction or catalogue name is known here; these BSData conventions are:
 
 - A **unit** (a datasheet) is an entry a catalogue offers at its root (``entryLinks`` and
-  ``selectionEntries`` of the catalogue itself) of type ``unit`` or ``model``, or a shared entry
+  ``selectionEntries`` of the catalogue itself) of type ``unit`` or ``model`` (or of another
+  type when it holds a model profile, ``typeName="Unit"``), or a shared entry
   of those types that carries a faction keyword (``Faction: Orks``), so that a library read
   without the catalogue linking it still gives its units. Each entry is one datasheet, however
   many catalogues link it.
@@ -53,7 +54,10 @@ ENHANCEMENT_COST = "enhancements"
 DETACHMENT_COST = "detachment points"
 ENHANCEMENT_WORD = "enhancement"
 UNIT_TYPES = ("unit", "model")
-"""The types of a selection entry that is a datasheet when a catalogue offers it at its root."""
+"""The types of a selection entry that is a datasheet when a catalogue offers it at its root
+(so is one of another type that holds a model profile: ``X-101 [Legends]``, an upgrade)."""
+UNIT_PROFILE = "unit"
+"""The profile type of a model's characteristics (``typeName="Unit"``), lower case."""
 _LIBRARY_WORD = re.compile(r"^library\b\s*|\s*\blibrary$", re.IGNORECASE)
 """How a library catalogue's name says it is one (``Library - Tyranids``, ``… Library``)."""
 
@@ -234,7 +238,7 @@ def _units(data: DataSet, found: Contents) -> None:
                 entry, link = target, child
             elif child.container != "selectionEntries":
                 continue
-            if entry.get("type") in UNIT_TYPES:
+            if entry.get("type") in UNIT_TYPES or has_unit_profile(entry):
                 offers.setdefault(id(entry), []).append(Unit(entry, link, document))
     for document in data.documents:
         for entry in document.root.items("sharedSelectionEntries"):
@@ -259,6 +263,11 @@ def _units(data: DataSet, found: Contents) -> None:
             )
             continue
         found.units.append(unit)
+
+
+def has_unit_profile(entry: Node) -> bool:
+    """True when ``entry`` holds a model profile of its own (``typeName="Unit"``)."""
+    return any(p.get("typeName").strip().lower() == UNIT_PROFILE for p in entry.items("profiles"))
 
 
 def _document_factions(data: DataSet, found: Contents) -> None:

@@ -19,7 +19,13 @@ from wahanorm.blocks.edition import Edition
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Datasheet, Points, Profile, Stat
 from wahanorm.readers.bsdata.abilities import unit_abilities
-from wahanorm.readers.bsdata.catalogue import FACTION_PREFIX, Contents, Unit, unit_faction
+from wahanorm.readers.bsdata.catalogue import (
+    FACTION_PREFIX,
+    Contents,
+    Unit,
+    has_unit_profile,
+    unit_faction,
+)
 from wahanorm.readers.bsdata.costs import (
     Slot,
     composition,
@@ -60,11 +66,13 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
     characters); the chain stamps the edition itself."""
     ids = point_ids(data)
     counts = _Counts()
+    walked: set[int] = set()
     sheets = [
         sheet
         for unit in found.units
-        if (sheet := _datasheet(data, found, unit, ids, editions, counts)) is not None
+        if (sheet := _datasheet(data, found, unit, ids, editions, counts, walked)) is not None
     ]
+    _unoffered(data, found, walked)
     if counts.conditional_costs:
         data.report.info(
             "dropped-field",
@@ -87,8 +95,10 @@ def _datasheet(
     ids: set[str],
     editions: dict[str, Edition],
     counts: _Counts,
+    walked: set[int],
 ) -> Datasheet | None:
     entry = unit.entry
+    walked.add(id(entry))
     document = data.document(entry)
     name = datasheet_name(entry)
     faction = unit_faction(found, unit)
@@ -101,6 +111,7 @@ def _datasheet(
         )
         return None
     tree = collect(data, entry, unit.link, found.skip)
+    walked.update(tree.entries)
     told = unit_abilities(data, tree.rules, tree.profiles, document.path)
     keywords, factions, own = _keywords(data, entry, unit.link, tree)
     edition = editions[document.path]
@@ -122,6 +133,30 @@ def _datasheet(
         faction_keywords=factions,
         is_support=(SUPPORT in keywords) if edition == 11 else None,
     )
+
+
+def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
+    """A ``unoffered-entry`` warning for each selection entry with a Unit profile that is no
+    datasheet's entry, in no datasheet's tree (above it or below) and no unit said hidden."""
+    said = walked | set(found.not_units) | found.skip
+    for document in data.documents:
+        stack = [(child, False) for child in reversed(document.root.children)]
+        while stack:
+            node, inside = stack.pop()
+            if not node.children:
+                continue
+            here = inside or id(node) in said
+            if not here and node.tag == "selectionEntry" and has_unit_profile(node):
+                data.report.warning(
+                    "unoffered-entry",
+                    f"{node.get('type') or 'entry'} {clean_name(node.name)!r} carries a Unit "
+                    "profile, but no catalogue offers it as a unit and no unit holds it as "
+                    "a model; no datasheet",
+                    line=node.line,
+                    path=document.path,
+                )
+                here = True  # its own models are its
+            stack.extend((child, here) for child in reversed(node.children))
 
 
 def _points(
