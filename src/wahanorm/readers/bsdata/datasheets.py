@@ -5,14 +5,13 @@ Names: the entry's, in the clean spelling, without the tag BSData appends to Leg
 (``orks/boss-zagstruk``). Keywords: the categories of the unit's entry, and those every model
 entry of the unit has; a category only some models have is those models' (``Profile.keywords``);
 ``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
-gives them. Leader links: the units a ``Leader`` profile lists are ids in the leader's faction;
-``led_by`` is their inverse among the datasheets read. 11th edition: a unit with the ``Support``
+gives them. Leader links: the datasheets a ``Leader`` profile names, and those a bodyguard's
+``Attached Unit`` ability opens to the same leaders (``leaders``); ``led_by`` is their inverse. 11th edition: a unit with the ``Support``
 category is a support character (``is_support``; 10th edition: null, it has none).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from wahanorm.blocks.edition import Edition
@@ -36,6 +35,7 @@ from wahanorm.readers.bsdata.costs import (
     slots,
 )
 from wahanorm.readers.bsdata.dataset import DataSet
+from wahanorm.readers.bsdata.leaders import link_leaders
 from wahanorm.readers.bsdata.nodes import Node
 from wahanorm.readers.bsdata.profiles import (
     invulnerable_save,
@@ -67,11 +67,15 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
     ids = point_ids(data)
     counts = _Counts()
     walked: set[int] = set()
-    sheets = [
-        sheet
-        for unit in found.units
-        if (sheet := _datasheet(data, found, unit, ids, editions, counts, walked)) is not None
-    ]
+    leads: dict[int, list[str]] = {}
+    sheets: list[Datasheet] = []
+    for unit in found.units:
+        built = _datasheet(data, found, unit, ids, editions, counts, walked)
+        if built is not None:
+            sheet, names = built
+            if names:
+                leads[len(sheets)] = names
+            sheets.append(sheet)
     _unoffered(data, found, walked)
     if counts.conditional_costs:
         data.report.info(
@@ -80,7 +84,7 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             "depend on what else is selected (a detachment, wargear, another unit); no cost "
             "line of the datasheet, left out",
         )
-    return _with_led_by(data, sheets)
+    return link_leaders(sheets, leads, data.report)
 
 
 def datasheet_name(entry: Node) -> str:
@@ -96,7 +100,8 @@ def _datasheet(
     editions: dict[str, Edition],
     counts: _Counts,
     walked: set[int],
-) -> Datasheet | None:
+) -> tuple[Datasheet, list[str]] | None:
+    """The datasheet of ``unit`` and the names its Leader text lists (``leaders``)."""
     entry = unit.entry
     walked.add(id(entry))
     document = data.document(entry)
@@ -116,7 +121,7 @@ def _datasheet(
     keywords, factions, own = _keywords(data, entry, unit.link, tree)
     edition = editions[document.path]
     models = slots(data, entry, unit.link, ids)
-    return Datasheet(
+    sheet = Datasheet(
         id=make_id(faction, name),
         name=name,
         sources=[source(data, entry)],
@@ -127,12 +132,12 @@ def _datasheet(
         damaged=told.damaged,
         unit_composition=composition(models),
         points=_points(data, entry, unit.link, ids, edition, counts, models),
-        leader=sorted({make_id(faction, target) for target in told.leads}),
         orders=told.orders,
         keywords=keywords,
         faction_keywords=factions,
         is_support=(SUPPORT in keywords) if edition == 11 else None,
     )
+    return sheet, told.leads
 
 
 def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
@@ -270,25 +275,3 @@ def _save_for(
             return stat
         return own.model_copy(update={"note": stat.note}) if stat.note and not own.note else own
     return profile.invulnerable_save
-
-
-def _with_led_by(data: DataSet, sheets: list[Datasheet]) -> list[Datasheet]:
-    known = {sheet.id for sheet in sheets}
-    led_by: dict[str, set[str]] = defaultdict(set)
-    for sheet in sheets:
-        for target in sheet.leader:
-            led_by[target].add(sheet.id)
-            if target not in known and data.report.first_time("missing-entry", target):
-                data.report.warning(
-                    "missing-entry",
-                    f"{sheet.name!r} can lead {target}, which is no datasheet read (named "
-                    "otherwise, or in a file not given); the link is kept",
-                    line=sheet.sources[0].line_start if sheet.sources else None,
-                    path=sheet.sources[0].path if sheet.sources else None,
-                )
-    return [
-        sheet.model_copy(update={"led_by": sorted(led_by[sheet.id])})
-        if sheet.id in led_by
-        else sheet
-        for sheet in sheets
-    ]
