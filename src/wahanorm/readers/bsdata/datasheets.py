@@ -141,8 +141,9 @@ def _datasheet(
 
 
 def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
-    """A ``unoffered-entry`` warning for each selection entry with a Unit profile that is no
-    datasheet's entry, in no datasheet's tree (above it or below) and no unit said hidden."""
+    """A ``unoffered-entry`` warning for each outermost selection entry with a Unit profile
+    (its own or a model's below it) that is no datasheet's entry, in no datasheet's tree and
+    no unit said hidden."""
     said = walked | set(found.not_units) | found.skip
     for document in data.documents:
         stack = [(child, False) for child in reversed(document.root.children)]
@@ -151,16 +152,17 @@ def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
             if not node.children:
                 continue
             here = inside or id(node) in said
-            if not here and node.tag == "selectionEntry" and has_unit_profile(node):
-                data.report.warning(
-                    "unoffered-entry",
-                    f"{node.get('type') or 'entry'} {clean_name(node.name)!r} carries a Unit "
-                    "profile, but no catalogue offers it as a unit and no unit holds it as "
-                    "a model; no datasheet",
-                    line=node.line,
-                    path=document.path,
-                )
-                here = True  # its own models are its
+            if not here and node.tag == "selectionEntry":
+                here = True  # what is below is said with it, or holds no Unit profile either
+                if any(n.tag == "selectionEntry" and has_unit_profile(n) for n in node.walk()):
+                    data.report.warning(
+                        "unoffered-entry",
+                        f"{node.get('type') or 'entry'} {clean_name(node.name)!r} carries a "
+                        "Unit profile (or a model of it does), but no catalogue offers it as a "
+                        "unit and no unit holds it; no datasheet",
+                        line=node.line,
+                        path=document.path,
+                    )
             stack.extend((child, here) for child in reversed(node.children))
 
 
