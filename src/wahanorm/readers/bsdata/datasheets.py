@@ -146,15 +146,13 @@ def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
     no unit said hidden."""
     said = walked | set(found.not_units) | found.skip
     for document in data.documents:
-        stack = [(child, False) for child in reversed(document.root.children)]
+        stack = [child for child in reversed(document.root.children) if child.container in _ENTRIES]
         while stack:
-            node, inside = stack.pop()
-            if not node.children:
-                continue
-            here = inside or id(node) in said
-            if not here and node.tag == "selectionEntry":
-                here = True  # what is below is said with it, or holds no Unit profile either
-                if any(n.tag == "selectionEntry" and has_unit_profile(n) for n in node.walk()):
+            node = stack.pop()
+            if id(node) in said:
+                continue  # a datasheet's, or said: what is below it too
+            if node.tag == "selectionEntry":
+                if any(has_unit_profile(entry) for entry in _entries_below(node)):
                     data.report.warning(
                         "unoffered-entry",
                         f"{node.get('type') or 'entry'} {clean_name(node.name)!r} carries a "
@@ -163,7 +161,31 @@ def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
                         line=node.line,
                         path=document.path,
                     )
-            stack.extend((child, here) for child in reversed(node.children))
+                continue  # what is below is said with it, or holds no Unit profile either
+            stack.extend(c for c in reversed(node.children) if c.container in _ENTRIES)
+
+
+_ENTRIES = frozenset(
+    {
+        "selectionEntries",
+        "selectionEntryGroups",
+        "sharedSelectionEntries",
+        "sharedSelectionEntryGroups",
+    }
+)
+"""The containers that hold selection entries (and the groups of them)."""
+
+
+def _entries_below(entry: Node) -> list[Node]:
+    """``entry`` and the selection entries below it (in its entries and groups)."""
+    found: list[Node] = []
+    stack = [entry]
+    while stack:
+        node = stack.pop()
+        if node.tag == "selectionEntry":
+            found.append(node)
+        stack.extend(c for c in node.children if c.container in _ENTRIES)
+    return found
 
 
 def _points(

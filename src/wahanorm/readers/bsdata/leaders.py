@@ -115,13 +115,24 @@ class _Index:
         for sheet in sheets:
             self.by_key[_key(sheet.name)].append(sheet)
         self.sheets = sheets
+        self._named: dict[tuple[str, str], list[str]] = {}
 
     def named(self, name: str, faction: str) -> list[str]:
         """The ids of the datasheets ``name`` names: in ``faction`` if any there, else in any
         faction; else those of the keyword class it is; none if it is neither."""
+        asked = (name, faction)
+        known = self._named.get(asked)
+        if known is None:
+            known = self._named[asked] = self._find(name, faction)
+        return known
+
+    def _find(self, name: str, faction: str) -> list[str]:
         key = _key(name)
         found = self.by_key.get(key) or [
-            s for s in self.sheets if _key(s.name).startswith(key + _WITH)
+            sheet
+            for other, sheets in self.by_key.items()
+            if other.startswith(key + _WITH)
+            for sheet in sheets
         ]
         own = [s.id for s in found if s.faction == faction]
         if own or found:
