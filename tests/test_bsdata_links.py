@@ -149,6 +149,15 @@ def test_an_attached_unit_ability_is_read() -> None:
         "STERNGUARD VETERAN SQUAD or VANGUARD VETERAN SQUAD, it can instead be attached to "
         "this unit."
     ) == ("CHARACTER", ["STERNGUARD VETERAN SQUAD", "VANGUARD VETERAN SQUAD"])
+    # Imperium - Space Marines.cat (Fortis Kill Team): no "unit" or "model" after the kind
+    assert attached_unit(
+        "If a CHARACTER from your army with the Leader ability can be attached to an "
+        "INTERCESSOR SQUAD, it can be attached to this unit instead."
+    ) == ("CHARACTER", ["INTERCESSOR SQUAD"])
+    assert attached_unit(
+        "If a Captain or Chapter Master unit from your army can be attached to a Company "
+        "Heroes unit, it can be attached to this unit instead."
+    ) == ("Captain or Chapter Master", ["Company Heroes"])
     assert attached_unit("This unit can be attached to the following unit: BOYZ") is None
 
 
@@ -214,6 +223,14 @@ def test_the_whole_tenth_set_leader_links(tenth_all: Extraction) -> None:
     assert {"adepta-sororitas/battle-sisters-squad", "adepta-sororitas/celestian-insidiants"} <= (
         set(canoness.leader)
     )
+    # a chain: the Decimus Kill Team opens to those who can lead a Fortis Kill Team, which
+    # opens to those who can lead an Intercessor Squad (the Apothecary's Leader text names it)
+    apothecary = set(found["space-marines/apothecary"].leader)
+    assert {
+        "space-marines/intercessor-squad",
+        "space-marines/fortis-kill-team",
+        "space-marines/decimus-kill-team",
+    } <= apothecary
 
 
 def test_a_catalogue_the_set_lacks_is_said_once(tmp_path: Path) -> None:

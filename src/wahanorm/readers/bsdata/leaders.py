@@ -37,14 +37,15 @@ _INTRO = re.compile(r"^(?P<intro>[^:\n]*\battached\b[^:\n]*):(?P<rest>.*)$", re.
 _NOTE = re.compile(r"\s*[(\[*].*$")
 _SEPARATORS = re.compile(r"\s*[,;]\s*|\s+and\s+|\s+or\s+")
 _ATTACHED = re.compile(
-    r"^if an? (?:(?P<who>.+?) )?(?:unit|model)s? from your army\b.*?\bcan be attached to "
+    r"^if an? (?:(?P<who>.+?) )?(?:(?:unit|model)s? )?from your army\b.*?\bcan be attached to "
     r"(?:an? |the )?(?P<units>.+?)(?: units?)?, it can (?:instead )?be attached to this unit",
     re.IGNORECASE,
 )
 ATTACHED_UNIT = "attached unit"
 """How the name of a bodyguard's ability that opens it to other leaders begins."""
-_ANY_LEADER = frozenset({"CHARACTER"})
-"""The kind of leader that is any leader (every leader is a CHARACTER)."""
+ANY_LEADER = "CHARACTER"
+"""The kind of leader that is any leader (every leader is a CHARACTER): what "If a model from
+your army with the Leader ability …" names."""
 
 
 def leader_targets(text: str) -> list[str]:
@@ -82,7 +83,8 @@ def attached_unit(text: str) -> tuple[str, list[str]] | None:
     if match is None:
         return None
     units = [u.strip(" .") for u in _SEPARATORS.split(match.group("units")) if u.strip(" .")]
-    return (match.group("who") or "CHARACTER").strip(), units
+    who = (match.group("who") or "").strip()
+    return (ANY_LEADER if who.casefold() in ("", "unit", "model") else who), units
 
 
 def _key(name: str) -> str:
@@ -149,7 +151,7 @@ class _Index:
             words = part.split()
             if not words:
                 continue
-            if part in _ANY_LEADER or _key(part) == _key(sheet.name) or _covers(words, sheet):
+            if part == ANY_LEADER or _key(part) == _key(sheet.name) or _covers(words, sheet):
                 return True
         return False
 
@@ -205,19 +207,28 @@ def link_leaders(
 
 def _attached_units(sheets: list[Datasheet], index: _Index, targets: dict[int, set[str]]) -> None:
     """Each bodyguard's ``Attached Unit`` ability: its unit added to what every leader of the
-    kind it names leads, when that leader can lead a unit it names."""
+    kind it names leads, when that leader can lead a unit it names (through another such
+    ability too: the Decimus Kill Team's names the Fortis Kill Team, whose names the
+    Intercessor Squad; read again until nothing is added, at most once per ability)."""
+    rules: list[tuple[str, str, set[str]]] = []
     for sheet in sheets:
         for ability in sheet.abilities.datasheet:
             if not ability.name.casefold().startswith(ATTACHED_UNIT) or not ability.text:
                 continue
             said = attached_unit(ability.text)
-            if said is None:
-                continue
-            kind, names = said
-            instead = {i for name in names for i in index.named(name, sheet.faction)}
+            if said is not None:
+                kind, names = said
+                instead = {i for name in names for i in index.named(name, sheet.faction)}
+                rules.append((sheet.id, kind, instead))
+    for _ in range(len(rules)):
+        added = False
+        for unit, kind, instead in rules:
             for at, ids in targets.items():
-                if ids & instead and index.is_kind(sheets[at], kind):
-                    ids.add(sheet.id)
+                if unit not in ids and ids & instead and index.is_kind(sheets[at], kind):
+                    ids.add(unit)
+                    added = True
+        if not added:
+            break
 
 
 def _ids(ids: Iterable[str], faction: str) -> list[str]:
