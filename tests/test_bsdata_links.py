@@ -210,6 +210,26 @@ def test_the_whole_tenth_set_loses_no_library(tenth_all: Extraction) -> None:
     assert "unoffered-entry" not in codes(tenth_all)
 
 
+def test_two_units_of_one_name_are_two_ids(tenth_all: Extraction) -> None:
+    found = {e.id: e for e in tenth_all.entities if isinstance(e, Datasheet)}
+    # Imperium - Space Marines.cat and Imperium - Black Templars.cat each hold a Sternguard
+    # Veteran Squad (Faction: Adeptus Astartes): two units; the export's ids for them
+    plain = found["space-marines/sternguard-veteran-squad"]
+    templars = found["space-marines/sternguard-veteran-squad-black-templars"]
+    assert plain.sources[0].path.endswith("Imperium - Space Marines.cat")
+    assert templars.sources[0].path.endswith("Imperium - Black Templars.cat")
+    # one file, one name, one entry tagged: Aeldari - Aeldari Library.cat's two Prince Yriel
+    assert {"aeldari/prince-yriel", "aeldari/prince-yriel-legends"} <= set(found)
+    # the Space Wolves' Crusade variant of Wolf Guard Headtakers (hidden unless the force is a
+    # Crusade force) is no datasheet of its own
+    assert not [i for i in found if i.startswith("space-marines/wolf-guard-headtakers-")]
+    assert any(
+        d.code == "hidden-entry" and "'Wolf Guard Headtakers'" in d.message
+        for d in tenth_all.report.diagnostics
+    )
+    assert "conflict" not in codes(tenth_all)
+
+
 def test_the_whole_tenth_set_leader_links(tenth_all: Extraction) -> None:
     found = {e.id: e for e in tenth_all.entities if isinstance(e, Datasheet)}
     assert all(set(s.leader) <= set(found) for s in found.values())

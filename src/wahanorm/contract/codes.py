@@ -332,8 +332,9 @@ _ALL: list[Code] = [
        "(is the export's Datasheets_wargear.csv whole?).",
        "Check the weapon table of the input; download the export again if it was cut."),
     _c("distinct-datasheets", "info", "datasheet",
-       "Two datasheets of one faction share a name but each has its own link and source book; "
-       "they are two units, and the second gets its book in its id.",
+       "Two datasheets of one faction share a name but each has its own link and source book "
+       "(an export), or each is an entry of its own (BSData); they are two units, and the second "
+       "gets its book (its catalogue, or its tag) in its id.",
        "Nothing to do; use the id shown to name the second one."),
     _c("ability-rows", "info", "datasheet",
        "Rows of Stratagems.csv typed '… Ability' are rules, not stratagems; they are read as "

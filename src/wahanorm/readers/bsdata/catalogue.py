@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from wahanorm.contract.ids import slugify
 from wahanorm.readers.bsdata.dataset import DataSet, own_conditions
 from wahanorm.readers.bsdata.nodes import Document, Node
-from wahanorm.readers.bsdata.text import clean_name
+from wahanorm.readers.bsdata.text import clean_name, untagged
 
 FACTION_PREFIX = "Faction:"
 CONFIGURATION = "configuration"
@@ -263,6 +263,35 @@ def _units(data: DataSet, found: Contents) -> None:
             )
             continue
         found.units.append(unit)
+    _variants_out(data, found)
+
+
+def _variants_out(data: DataSet, found: Contents) -> None:
+    """A unit the default roster hides but another force shows (a Crusade variant) that has
+    the name of a unit of its file the default roster shows (the Space Wolves' Wolf Guard
+    Headtakers) is that unit's variant, no datasheet of its own (two datasheets would share one
+    id): said (``hidden-entry``) and left out."""
+    shown = {_unit_name(u.entry) for u in found.units if not data.hidden(u.entry)}
+    kept: list[Unit] = []
+    for unit in found.units:
+        if data.hidden(unit.entry) and _unit_name(unit.entry) in shown:
+            found.not_units[id(unit.entry)] = "variant"
+            data.report.info(
+                "hidden-entry",
+                f"unit {clean_name(unit.entry.name)!r} is offered only in "
+                f"{data.only_in(unit.entry)!r}, a variant of the unit of that name the default "
+                "roster offers; no datasheet of its own",
+                line=unit.entry.line,
+                path=data.document(unit.entry).path,
+            )
+            continue
+        kept.append(unit)
+    found.units = kept
+
+
+def _unit_name(entry: Node) -> tuple[str, str]:
+    """The file holding a unit's entry and the unit's name, as two variants share them."""
+    return entry.file, untagged(clean_name(entry.name)).casefold()
 
 
 def has_unit_profile(entry: Node) -> bool:

@@ -12,6 +12,7 @@ category is a support character (``is_support``; 10th edition: null, it has none
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from wahanorm.blocks.edition import Edition
@@ -22,6 +23,7 @@ from wahanorm.readers.bsdata.catalogue import (
     FACTION_PREFIX,
     Contents,
     Unit,
+    catalogue_faction_name,
     has_unit_profile,
     unit_faction,
 )
@@ -69,6 +71,7 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
     walked: set[int] = set()
     leads: dict[int, list[str]] = {}
     sheets: list[Datasheet] = []
+    units: list[Unit] = []
     for unit in found.units:
         built = _datasheet(data, found, unit, ids, editions, counts, walked)
         if built is not None:
@@ -76,7 +79,9 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             if names:
                 leads[len(sheets)] = names
             sheets.append(sheet)
+            units.append(unit)
     _unoffered(data, found, walked)
+    sheets = _distinct_ids(data, sheets, units)
     if counts.conditional_costs:
         data.report.info(
             "dropped-field",
@@ -85,6 +90,60 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             "line of the datasheet, left out",
         )
     return link_leaders(sheets, leads, data.report)
+
+
+def _distinct_ids(data: DataSet, sheets: list[Datasheet], units: list[Unit]) -> list[Datasheet]:
+    """Two unit entries of one faction that share a name (the Space Marines' and the Black
+    Templars' Sternguard Veteran Squad, each in its catalogue) are two units, never variants of
+    one, as the export reader reads Wahapedia's: the one its faction's own catalogue holds
+    (named as the faction is; of those, one without a tag; else the first) keeps the plain id, each other one gets the name
+    of the catalogue holding it (``space-marines/sternguard-veteran-squad-black-templars``, the
+    id Wahapedia's export gives), or its tag (``[Legends]``) when their catalogues name one
+    faction."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for at, sheet in enumerate(sheets):
+        groups[sheet.id].append(at)
+    taken = {sheet.id for sheet in sheets}
+    renamed: dict[int, str] = {}
+    for plain, ats in groups.items():
+        if len(ats) < 2:
+            continue
+        holders = [data.document(units[at].entry) for at in ats]
+        faction = sheets[ats[0]].faction
+        tags = [
+            clean_name(units[at].entry.name).removeprefix(sheets[at].name).strip(" []")
+            for at in ats
+        ]
+        first = min(
+            range(len(ats)),
+            key=lambda i: (catalogue_faction_name(holders[i]) != faction, bool(tags[i]), i),
+        )
+        for i, at in enumerate(ats):
+            if i == first:
+                continue
+            sheet = sheets[at]
+            tag = tags[i]
+            book = catalogue_faction_name(holders[i])
+            own = book != catalogue_faction_name(holders[first])
+            words = [book, tag] if own else [tag, book]
+            candidates = [make_id(faction, f"{sheet.name} {word}") for word in words if word]
+            distinct = next((c for c in candidates if c not in taken), None)
+            if distinct is None:
+                continue  # no other name to give: merge says whether the two agree
+            taken.add(distinct)
+            renamed[at] = distinct
+            source = sheet.sources[0] if sheet.sources else None
+            data.report.info(
+                "distinct-datasheets",
+                f"datasheets {plain} and {distinct} share the name {sheet.name!r} but each is "
+                f"an entry of its own (this one in {holders[i].name!r}): two units, two ids",
+                line=source.line_start if source else None,
+                path=source.path if source else None,
+            )
+    return [
+        sheet.model_copy(update={"id": renamed[at]}) if at in renamed else sheet
+        for at, sheet in enumerate(sheets)
+    ]
 
 
 def datasheet_name(entry: Node) -> str:
