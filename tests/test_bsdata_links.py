@@ -228,6 +228,11 @@ def test_two_units_of_one_name_are_two_ids(tenth_all: Extraction) -> None:
         for d in tenth_all.report.diagnostics
     )
     assert "conflict" not in codes(tenth_all)
+    # hidden from the default roster on conditions of forces alone: Crusade, Boarding Actions
+    # content; Asurmen, hidden only until a detachment is chosen, is a datasheet
+    assert "space-marines/emperor-s-champion-anointed" not in found
+    assert "thousand-sons/chaos-spawn-flesh-change" not in found
+    assert "aeldari/asurmen" in found
 
 
 def test_the_whole_tenth_set_leader_links(tenth_all: Extraction) -> None:

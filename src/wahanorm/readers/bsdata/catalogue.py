@@ -9,7 +9,9 @@ enhancements. No unit, faction or catalogue name is known here; these BSData con
   many catalogues link it.
   A unit offered by several catalogues (a library linked by two) is read once, through the
   first offer the default roster shows; one no roster shows (the entry or every link hidden
-  whatever the force) is no datasheet, said (``hidden-entry``).
+  whatever the force) is no datasheet, said (``hidden-entry``), and neither is one the
+  default roster hides on conditions of forces alone (Crusade, Boarding Actions content); one
+  it hides until a choice is made (a detachment) is a datasheet.
 - The **faction** is the ``Faction: X`` category of the unit; of several, the one most units of
   the data set carry (``Faction: Adeptus Astartes`` before ``Faction: Blood Angels``), among
   those that are the faction of a file (of most units it holds or offers); a unit whose faction
@@ -43,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from wahanorm.contract.ids import slugify
-from wahanorm.readers.bsdata.dataset import DataSet, own_conditions
+from wahanorm.readers.bsdata.dataset import DataSet, modifiers, own_conditions
 from wahanorm.readers.bsdata.nodes import Document, Node
 from wahanorm.readers.bsdata.text import clean_name, untagged
 
@@ -252,6 +254,17 @@ def _units(data: DataSet, found: Contents) -> None:
         shown = [u for u in units if u.link is None or not data.hidden(u.link)]
         unit = shown[0] if shown else units[0]
         offered = bool(shown) or any(u.link is not None and data.only_in(u.link) for u in units)
+        mode = _only_elsewhere(data, unit.entry)
+        if mode is not None:
+            found.not_units[id(unit.entry)] = "mode"
+            data.report.info(
+                "hidden-entry",
+                f"unit {clean_name(unit.entry.name)!r} is offered only in {mode!r} (the "
+                "default roster hides it whatever is chosen); no datasheet",
+                line=unit.entry.line,
+                path=data.document(unit.entry).path,
+            )
+            continue
         if not offered or (data.hidden(unit.entry) and data.only_in(unit.entry) is None):
             found.not_units[id(unit.entry)] = "hidden"
             data.report.info(
@@ -264,6 +277,28 @@ def _units(data: DataSet, found: Contents) -> None:
             continue
         found.units.append(unit)
     _variants_out(data, found)
+
+
+def _only_elsewhere(data: DataSet, entry: Node) -> str | None:
+    """The force that alone shows ``entry`` (``Crusade Force``, ``Boarding Actions``) when a
+    modifier hides it from the default roster on conditions of forces alone (whatever is
+    chosen); None when the default roster shows it, or hides it only on conditions that depend
+    on what is chosen (a detachment: the unit is a datasheet all the same)."""
+    if not data.hidden(entry):
+        return None
+    mode = data.only_in(entry)
+    if mode is None:
+        return None
+    for modifier, guards in modifiers(entry):
+        if (
+            modifier.get("field") == "hidden"
+            and modifier.get("type") == "set"
+            and modifier.get("value") == "true"
+            and own_conditions(modifier)
+            and data.always(modifier, guards)
+        ):
+            return mode
+    return None
 
 
 def _variants_out(data: DataSet, found: Contents) -> None:
