@@ -72,7 +72,9 @@ def commands_page() -> str:
     """``wahanorm --help`` and each command's ``--help``, as the program prints them."""
     from wahanorm.cli import build_parser
 
-    os.environ["COLUMNS"] = "76"  # argparse wraps at the terminal's width: what a page's code block holds
+    os.environ["COLUMNS"] = (
+        "76"  # argparse wraps at the terminal's width: what a page's code block holds
+    )
     parser = build_parser()
     lines = [
         "# Command reference",

@@ -55,7 +55,7 @@ def test_tenth_edition_counts(tenth: Extraction) -> None:
     }  # fmt: skip
     assert not [d for d in tenth.report.diagnostics if d.severity == "error"]
     missing = {
-        d.message.split("'")[3] for d in tenth.report.diagnostics if d.code == "missing-import"
+        d.message.split("'")[1] for d in tenth.report.diagnostics if d.code == "missing-import"
     }
     assert {
         "Unaligned Forces",

@@ -83,12 +83,26 @@ def test_a_wording_is_said_word_by_word(fixtures: CrosscheckReport) -> None:
     )
 
 
-def test_a_list_item_only_one_side_holds(fixtures: CrosscheckReport) -> None:
-    # Datasheets_leader.csv of the slice: Warboss (000000001) leads Boyz (000000016) alone;
-    # Orks.cat line 1514: "This model can be attached to the following units: - BOYZ - NOBZ"
-    warboss = entity(fixtures, "orks/warboss")
-    assert summaries(warboss) == ["Can lead orks/nobz: only in wh40k-10e-2026-02-14"]
-    assert warboss.disagreements[0].b == "orks/nobz" and warboss.disagreements[0].a is None
+def test_a_list_item_only_one_side_holds(fixtures: CrosscheckReport, tmp_path: Path) -> None:
+    # Datasheets_leader.csv of the slice: Warboss (000000001) leads Boyz (000000016); Orks.cat
+    # line 1514: "This model can be attached to the following units: - BOYZ - NOBZ" (the cut
+    # holds no Nobz: a leader link is a datasheet of the output, so both sides agree)
+    assert not entity_or_none(fixtures, "orks/warboss")
+    # the slice without the Warboss's row: BSData's link is the one side's
+    export = tmp_path / EXPORT.name
+    shutil.copytree(EXPORT, export)
+    table = export / "Datasheets_leader.csv"
+    rows = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert rows[1] == "000000001|000000016|\n"
+    table.write_text("".join(rows[:1] + rows[2:]), encoding="utf-8")
+    warboss = entity(check(export, BSDATA), "orks/warboss")
+    assert summaries(warboss) == ["Can lead Boyz: only in wh40k-10e-2026-02-14 (orks/boyz)"]
+    assert warboss.disagreements[0].b == "orks/boyz" and warboss.disagreements[0].a is None
+
+
+def entity_or_none(report: CrosscheckReport, entity_id: str) -> EntityCheck | None:
+    found = [e for e in report.entities if e.id == entity_id]
+    return found[0] if found else None
 
 
 def test_a_weapon_named_otherwise(fixtures: CrosscheckReport) -> None:
@@ -118,10 +132,13 @@ def test_fields_one_source_never_has_are_not_compared(fixtures: CrosscheckReport
 
 
 def test_kind_and_field_keep_to_them() -> None:
-    report = check(EXPORT, BSDATA, kinds=["datasheet"], fields=["leader"])
+    # the datasheets disagree in abilities only (the Boyz' BODYGUARD text, the Mek Gunz' Grot
+    # Crew, which BSData alone gives): a field no datasheet disagrees in names none
+    report = check(EXPORT, BSDATA, kinds=["datasheet"], fields=["abilities"])
     assert list(report.by_kind) == ["datasheet"]
-    assert [e.id for e in report.entities] == ["orks/ghazghkull-thraka", "orks/warboss"]
-    assert {d.field for e in report.entities for d in e.disagreements} == {"leader"}
+    assert [e.id for e in report.entities] == ["orks/boyz", "orks/mek-gunz"]
+    assert {d.field for e in report.entities for d in e.disagreements} == {"abilities"}
+    assert check(EXPORT, BSDATA, kinds=["datasheet"], fields=["weapons"]).entities == []
 
 
 # ------------------------------------------------------------------- differences of form
@@ -179,7 +196,8 @@ def test_a_faction_named_otherwise_is_said_once(tmp_path: Path) -> None:
     assert (boyz.b_id, boyz.matched_by) == ("orkoids/boyz", "name")
     # its faction and the units its leaders lead are read as A names them: no disagreement
     assert not any(d.field in ("faction", "led_by") for d in boyz.disagreements)
-    assert summaries(entity(report, "orks/warboss")) == ["Can lead orks/nobz: only in catalogues"]
+    # the Warboss leads orkoids/boyz, read as orks/boyz: it agrees
+    assert not entity(report, "orks/warboss").disagreements
     assert report.summary.named_differently >= 4
 
 

@@ -51,7 +51,7 @@ def test_files_named_together_resolve_their_links(catalogues: Path) -> None:
     alone = pipeline.convert([catalogues / "Tyranids.cat"])
     assert TYRANT not in {e.id for e in alone.entities}
     assert any(
-        d.code == "dangling-link" and "Winged Hive Tyrant" in d.message for d in alone.diagnostics
+        d.code == "missing-import" and "Winged Hive Tyrant" in d.message for d in alone.diagnostics
     )
 
 

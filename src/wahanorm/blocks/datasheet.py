@@ -150,8 +150,8 @@ def build_datasheet(draft: DatasheetDraft, report: Report) -> Datasheet:
         unit_composition=draft.unit_composition,
         loadout=draft.loadout,
         points=_points(draft.costs, report),
-        leader=_unit_ids(draft.leader, draft.faction),
-        led_by=_unit_ids(draft.led_by, draft.faction),
+        leader=unit_ids(draft.leader, draft.faction),
+        led_by=unit_ids(draft.led_by, draft.faction),
         orders=orders,
         keywords=sorted(keywords),
         faction_keywords=sorted(_keyword_set(draft.faction_keywords)),
@@ -249,7 +249,7 @@ def _points(costs: list[CostLine], report: Report) -> list[Points]:
     return [cost.points for cost in costs]
 
 
-def _unit_ids(units: list[UnitRef], faction: str) -> list[str]:
+def unit_ids(units: list[UnitRef], faction: str) -> list[str]:
     """The ids of linked units, once each and sorted: the source's own id, else the unit's name
     in the namespace of the page it links to, else in the datasheet's faction."""
     return sorted({unit.id or make_id(unit.namespace or faction, unit.name) for unit in units})

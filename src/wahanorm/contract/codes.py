@@ -280,6 +280,11 @@ _ALL: list[Code] = [
        "An entry the source hides from every use (a BSData detachment no roster offers) is "
        "left out, with what belongs to it.",
        "Nothing to do."),
+    _c("unoffered-entry", "warning", "datasheet",
+       "A BSData selection entry carries a model profile (a Unit profile) but no catalogue "
+       "offers it as a unit and no unit holds it as one of its models (an upgrade that is a "
+       "model, an entry nothing links); it gives no datasheet.",
+       "Check the entry in the catalogue: if it is a unit, it is offered nowhere."),
     _c("faction-name", "info", "datasheet",
        "A faction is named after the catalogue that holds its units (Space Marines), as the "
        "other source names it, where its faction keyword says otherwise (Adeptus Astartes); the "
@@ -349,8 +354,9 @@ _ALL: list[Code] = [
        "(is the export's Datasheets_wargear.csv whole?).",
        "Check the weapon table of the input; download the export again if it was cut."),
     _c("distinct-datasheets", "info", "datasheet",
-       "Two datasheets of one faction share a name but each has its own link and source book; "
-       "they are two units, and the second gets its book in its id.",
+       "Two datasheets of one faction share a name but each has its own link and source book "
+       "(an export), or each is an entry of its own (BSData); they are two units, and the second "
+       "gets its book (its catalogue, or its tag) in its id.",
        "Nothing to do; use the id shown to name the second one."),
     _c("ability-rows", "info", "datasheet",
        "Rows of Stratagems.csv typed '… Ability' are rules, not stratagems; they are read as "

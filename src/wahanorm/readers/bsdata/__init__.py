@@ -11,6 +11,7 @@ them) into one ``Reading``. The package knows the contract and the shared buildi
 - ``catalogue``: which entries are units, detachments and enhancements, and the factions;
 - ``walk``: a unit's tree through its links; ``profiles``, ``abilities``, ``costs``: its
   profiles and weapons, abilities, composition and cost table; ``datasheets``: the datasheet;
+- ``leaders``: the Leader texts and Attached Unit abilities as links between the datasheets;
 - ``rules``: rules, detachments, detachment rules and enhancements;
 - ``text``: BSData's markup as plain text; ``read``: loading the files, the edition signs.
 """

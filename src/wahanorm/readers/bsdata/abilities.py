@@ -28,6 +28,7 @@ from wahanorm.blocks.parse.abilities import CORE_ABILITIES, named_ability, parse
 from wahanorm.contract.models import Abilities, Ability, Damaged
 from wahanorm.errors import Report
 from wahanorm.readers.bsdata.dataset import DataSet, modifiers
+from wahanorm.readers.bsdata.leaders import leader_targets
 from wahanorm.readers.bsdata.profiles import (
     UNIT_TYPE,
     WEAPON_TYPES,
@@ -42,9 +43,6 @@ TRANSPORT_TYPE = "transport"
 ORDERS_TYPE = "orders"
 LEADER = "leader"
 _DAMAGED = re.compile(r"^damaged\b\W*(?P<wounds>\d+\s*[-–]\s*\d+)", re.IGNORECASE)
-_LIST_ITEM = re.compile(r"^-\s*(?P<item>.+)$")
-_NOTE = re.compile(r"\s*[(\[*].*$")
-_SEPARATORS = re.compile(r"\s*,\s*|\s+and\s+|\s+or\s+")
 
 _named = functools.lru_cache(maxsize=16384)(named_ability)
 """``named_ability`` once per name and text (models are immutable: sharing them is safe)."""
@@ -137,20 +135,6 @@ def _profile_ability(
         found.leads.extend(leader_targets(text))
     else:
         groups[group].append(_named(name, text or None))
-
-
-def leader_targets(text: str) -> list[str]:
-    """The units a ``Leader`` profile lists (``- BOYZ``, ``- NOBZ``), each name without a note
-    after it."""
-    items = [m.group("item") for line in text.split("\n") if (m := _LIST_ITEM.match(line.strip()))]
-    if not items and ":" in text:  # ``… the following units: CADIAN SHOCK TROOPS, KASRKIN``
-        items = _SEPARATORS.split(text.rpartition(":")[2])
-    names: list[str] = []
-    for item in items:
-        name = _NOTE.sub("", item).strip(" .,;")
-        if name:
-            names.append(name)
-    return names
 
 
 def _other_type(part: Part, report: Report, path: str) -> None:

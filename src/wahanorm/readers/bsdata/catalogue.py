@@ -2,13 +2,23 @@
 enhancements. No unit, faction or catalogue name is known here; these BSData conventions are:
 
 - A **unit** (a datasheet) is an entry a catalogue offers at its root (``entryLinks`` and
-  ``selectionEntries`` of the catalogue itself) of type ``unit`` or ``model``, or a shared entry
+  ``selectionEntries`` of the catalogue itself) of type ``unit`` or ``model`` (or of another
+  type when it holds a model profile, ``typeName="Unit"``), or a shared entry
   of those types that carries a faction keyword (``Faction: Orks``), so that a library read
   without the catalogue linking it still gives its units. Each entry is one datasheet, however
   many catalogues link it.
+  A unit offered by several catalogues (a library linked by two) is read once, through the
+  first offer the default roster shows; one no roster shows (the entry or every link hidden
+  whatever the force) is no datasheet, said (``hidden-entry``), and neither is one the
+  default roster hides on conditions of forces alone (Crusade, Boarding Actions content); one
+  it hides until a choice is made (a detachment) is a datasheet.
 - The **faction** is the ``Faction: X`` category of the unit; of several, the one most units of
-  the data set carry (``Faction: Adeptus Astartes`` before ``Faction: Blood Angels``). A
-  catalogue's faction (for its rules and detachments) is the one most of its units carry.
+  the data set carry (``Faction: Adeptus Astartes`` before ``Faction: Blood Angels``), among
+  those that are the faction of a file (of most units it holds or offers); a unit whose faction
+  categories are none of those (``Faction: Plague Legions`` of the daemons in the Death Guard
+  catalogue, ``Faction: Harlequins`` in the Aeldari library) takes the
+  faction of the file holding it, as Wahapedia files them. A catalogue's faction (for its
+  rules and detachments) is the one most of its units carry.
 - The faction's **name** (and the namespace of its ids) is that of the catalogue holding most
   of its units, when most units that catalogue holds are of it: the catalogue's own name
   without the grand alliance before it and a library's word for itself (``Imperium - Space
@@ -38,9 +48,9 @@ from dataclasses import dataclass, field
 
 from wahanorm.blocks.parse.numbers import read_number
 from wahanorm.contract.ids import slugify
-from wahanorm.readers.bsdata.dataset import DataSet, own_conditions
+from wahanorm.readers.bsdata.dataset import DataSet, modifiers, own_conditions
 from wahanorm.readers.bsdata.nodes import Document, Node
-from wahanorm.readers.bsdata.text import clean_name
+from wahanorm.readers.bsdata.text import clean_name, untagged
 
 FACTION_PREFIX = "Faction:"
 CONFIGURATION = "configuration"
@@ -48,6 +58,11 @@ FORCE_DISPOSITION = "force disposition"
 ENHANCEMENT_COST = "enhancements"
 DETACHMENT_COST = "detachment points"
 ENHANCEMENT_WORD = "enhancement"
+UNIT_TYPES = ("unit", "model")
+"""The types of a selection entry that is a datasheet when a catalogue offers it at its root
+(so is one of another type that holds a model profile: ``X-101 [Legends]``, an upgrade)."""
+UNIT_PROFILE = "unit"
+"""The profile type of a model's characteristics (``typeName="Unit"``), lower case."""
 _LIBRARY_WORD = re.compile(r"^library\b\s*|\s*\blibrary$", re.IGNORECASE)
 """How a library catalogue's name says it is one (``Library - Tyranids``, ``… Library``)."""
 
@@ -94,6 +109,13 @@ class Contents:
     faction_counts: Counter[str] = field(default_factory=Counter)
     document_factions: dict[str, str] = field(default_factory=dict)
     """Display path → the faction of that file's units (or of the units it offers)."""
+    held_factions: dict[str, str] = field(default_factory=dict)
+    """Display path → the faction most unit entries that file holds carry."""
+    main_factions: set[str] = field(default_factory=set)
+    """The faction keywords that are a file's main faction (of the units it holds or offers);
+    a keyword that is none (``Plague Legions``, ``Harlequins``) names a part of the faction of the file that
+    holds its units, as Wahapedia files them (a Great Unclean One of the Death Guard
+    catalogue is ``death-guard/great-unclean-one``)."""
     detachments: list[DetachmentEntry] = field(default_factory=list)
     enhancements: list[EnhancementEntry] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)
@@ -101,6 +123,8 @@ class Contents:
     names: dict[str, str] = field(default_factory=dict)
     """Faction keyword (``Adeptus Astartes``) → the faction's name (``Space Marines``), where
     they differ."""
+    not_units: dict[int, str] = field(default_factory=dict)
+    """``id()`` of the unit entries that give no datasheet, with the reason said for each."""
     dispositions: set[str] = field(default_factory=set)
     hidden_detachments: set[str] = field(default_factory=set)
     """Ids of the detachments no roster offers (left out with their enhancements)."""
@@ -153,6 +177,12 @@ def unit_faction(found: Contents, unit: Unit) -> str | None:
 
 def _unit_keyword(found: Contents, unit: Unit) -> str | None:
     names = unit.factions
+    main = [name for name in names if name in found.main_factions]
+    if main:
+        return max(main, key=lambda name: (found.faction_counts[name], -names.index(name)))
+    held = found.held_factions.get(unit.entry.file)
+    if held is not None:
+        return held  # a sub-faction's keyword (Plague Legions): the faction of its catalogue
     if names:
         return max(names, key=lambda name: (found.faction_counts[name], -names.index(name)))
     return found.document_factions.get(unit.offered_by.path)
@@ -205,7 +235,12 @@ def _faction_names(data: DataSet, found: Contents) -> None:
 
 
 def _units(data: DataSet, found: Contents) -> None:
-    seen: set[int] = set()
+    """Every unit entry once, with the offer it is read through: the first (in the order of the
+    files) that the default roster shows, else the first of all. A library linked by several
+    catalogues is offered by each of them, shown by some only under a condition (the Astra
+    Militarum units Genestealer Cults offer only with the Brood Brother Auxilia detachment):
+    the unit is the library's entry, read once, whole, through the offer that shows it."""
+    offers: dict[int, list[Unit]] = {}
     for document in data.documents:
         for child in document.root.children:
             entry, link = child, None
@@ -216,18 +251,98 @@ def _units(data: DataSet, found: Contents) -> None:
                 entry, link = target, child
             elif child.container != "selectionEntries":
                 continue
-            if entry.get("type") in ("unit", "model") and id(entry) not in seen:
-                seen.add(id(entry))
-                found.units.append(Unit(entry, link, document))
+            if entry.get("type") in UNIT_TYPES or has_unit_profile(entry):
+                offers.setdefault(id(entry), []).append(Unit(entry, link, document))
     for document in data.documents:
         for entry in document.root.items("sharedSelectionEntries"):
             if (
-                entry.get("type") in ("unit", "model")
-                and id(entry) not in seen
+                entry.get("type") in UNIT_TYPES
+                and id(entry) not in offers
                 and faction_names(entry, None)
             ):
-                seen.add(id(entry))
-                found.units.append(Unit(entry, None, document))
+                offers[id(entry)] = [Unit(entry, None, document)]
+    for units in offers.values():
+        shown = [u for u in units if u.link is None or not data.hidden(u.link)]
+        unit = shown[0] if shown else units[0]
+        offered = bool(shown) or any(u.link is not None and data.only_in(u.link) for u in units)
+        mode = _only_elsewhere(data, unit.entry)
+        if mode is not None:
+            found.not_units[id(unit.entry)] = "mode"
+            data.report.info(
+                "hidden-entry",
+                f"unit {clean_name(unit.entry.name)!r} is offered only in {mode!r} (the "
+                "default roster hides it whatever is chosen); no datasheet",
+                line=unit.entry.line,
+                path=data.document(unit.entry).path,
+            )
+            continue
+        if not offered or (data.hidden(unit.entry) and data.only_in(unit.entry) is None):
+            found.not_units[id(unit.entry)] = "hidden"
+            data.report.info(
+                "hidden-entry",
+                f"unit {clean_name(unit.entry.name)!r} is hidden in every roster (not offered "
+                "yet, or kept for reference); no datasheet",
+                line=unit.entry.line,
+                path=data.document(unit.entry).path,
+            )
+            continue
+        found.units.append(unit)
+    _variants_out(data, found)
+
+
+def _only_elsewhere(data: DataSet, entry: Node) -> str | None:
+    """The force that alone shows ``entry`` (``Crusade Force``, ``Boarding Actions``) when a
+    modifier hides it from the default roster on conditions of forces alone (whatever is
+    chosen); None when the default roster shows it, or hides it only on conditions that depend
+    on what is chosen (a detachment: the unit is a datasheet all the same)."""
+    if not data.hidden(entry):
+        return None
+    mode = data.only_in(entry)
+    if mode is None:
+        return None
+    for modifier, guards in modifiers(entry):
+        if (
+            modifier.get("field") == "hidden"
+            and modifier.get("type") == "set"
+            and modifier.get("value") == "true"
+            and own_conditions(modifier)
+            and data.always(modifier, guards)
+        ):
+            return mode
+    return None
+
+
+def _variants_out(data: DataSet, found: Contents) -> None:
+    """A unit the default roster hides but another force shows (a Crusade variant) that has
+    the name of a unit of its file the default roster shows (the Space Wolves' Wolf Guard
+    Headtakers) is that unit's variant, no datasheet of its own (two datasheets would share one
+    id): said (``hidden-entry``) and left out."""
+    shown = {_unit_name(u.entry) for u in found.units if not data.hidden(u.entry)}
+    kept: list[Unit] = []
+    for unit in found.units:
+        if data.hidden(unit.entry) and _unit_name(unit.entry) in shown:
+            found.not_units[id(unit.entry)] = "variant"
+            data.report.info(
+                "hidden-entry",
+                f"unit {clean_name(unit.entry.name)!r} is offered only in "
+                f"{data.only_in(unit.entry)!r}, a variant of the unit of that name the default "
+                "roster offers; no datasheet of its own",
+                line=unit.entry.line,
+                path=data.document(unit.entry).path,
+            )
+            continue
+        kept.append(unit)
+    found.units = kept
+
+
+def _unit_name(entry: Node) -> tuple[str, str]:
+    """The file holding a unit's entry and the unit's name, as two variants share them."""
+    return entry.file, untagged(clean_name(entry.name)).casefold()
+
+
+def has_unit_profile(entry: Node) -> bool:
+    """True when ``entry`` holds a model profile of its own (``typeName="Unit"``)."""
+    return any(p.get("typeName").strip().lower() == UNIT_PROFILE for p in entry.items("profiles"))
 
 
 def _document_factions(data: DataSet, found: Contents) -> None:
@@ -241,6 +356,15 @@ def _document_factions(data: DataSet, found: Contents) -> None:
             per_document.setdefault(document, Counter())[best] += 1
     for path, counts in per_document.items():
         found.document_factions[path] = counts.most_common(1)[0][0]
+    held: dict[str, Counter[str]] = {}
+    for unit in found.units:
+        names = unit.factions
+        if names:
+            best = max(names, key=lambda name: found.faction_counts[name])
+            held.setdefault(unit.entry.file, Counter())[best] += 1
+    for path, counts in held.items():
+        found.held_factions[path] = counts.most_common(1)[0][0]
+    found.main_factions = {*found.held_factions.values(), *found.document_factions.values()}
 
 
 def document_faction(data: DataSet, found: Contents, document: Document) -> str | None:

@@ -6,8 +6,10 @@ the catalogue itself, the catalogues it imports (``catalogueLink``) and its game
 shared element of every file is indexed by id once; a target is looked up in the link's own file
 first, then in the files that file imports (transitively), then in its game system, then in any
 file of the data set. A target none of them holds is a ``dangling-link`` warning (once per
-file and target), a catalogue link to a catalogue that is not among the files a
-``missing-import`` warning: the data set is incomplete, nothing is guessed.
+file and target); a catalogue that a file imports and the files lack is one ``missing-import``
+warning for the whole set, with what it costs: the links of the files importing it (directly
+or through another catalogue) whose target none of the files holds are counted there, not said
+one by one. The data set is incomplete, nothing is guessed.
 
 Visibility: an element is in the default roster (the game system's first force entry, "Army
 Roster") unless it is ``hidden`` or a ``set hidden`` modifier says so; conditions on forces are
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from wahanorm.contract.models import Profile, Weapon
 from wahanorm.errors import Report
 from wahanorm.readers.bsdata.nodes import Document, Node
+from wahanorm.readers.bsdata.text import clean_name
 
 SHARED_CONTAINERS = frozenset(
     {
@@ -52,6 +55,18 @@ ProfileKey = tuple[str, tuple[tuple[str, str], ...]]
 
 Truth = bool | None
 """True, False, or None for a condition the reader cannot decide (it depends on selections)."""
+
+
+@dataclass(eq=False)
+class Missing:
+    """A catalogue the files import and lack: the first link to it, the files importing it,
+    and the targets of their links none of the files holds (by id, with the first link)."""
+
+    name: str
+    link: Node
+    document: Document
+    importers: list[Document] = field(default_factory=list)
+    targets: dict[str, Node] = field(default_factory=dict)
 
 
 @dataclass
@@ -91,6 +106,9 @@ class DataSet:
     _hidden: dict[tuple[int, str | None], bool] = field(default_factory=dict)
     """``hidden`` of each node asked about, in the default roster, per primary catalogue."""
     _reach: dict[str, list[Document]] = field(default_factory=dict)
+    missing: dict[str, Missing] = field(default_factory=dict)
+    """The catalogues the files import and lack, by id, in the order first imported."""
+    _missing_of: dict[str, list[Missing]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for document in self.documents:
@@ -159,16 +177,13 @@ class DataSet:
     def _check_links(self) -> None:
         for document in self.documents:
             for link in document.root.items("catalogueLinks"):
-                if link.get("targetId") not in self.catalogues:
-                    self.report.warning(
-                        "missing-import",
-                        f"{document.name!r} imports the catalogue {link.name!r} "
-                        f"(id {link.get('targetId')}), which is not among the files; links "
-                        "into it stay unresolved (the files of one folder, or those named "
-                        "together, are read as one data set)",
-                        line=link.line,
-                        path=document.path,
-                    )
+                target_id = link.get("targetId")
+                if target_id not in self.catalogues:
+                    missing = self.missing.get(target_id)
+                    if missing is None:
+                        missing = self.missing[target_id] = Missing(link.name, link, document)
+                    if document not in missing.importers:
+                        missing.importers.append(document)
             system = document.root.get("gameSystemId")
             if document.kind == "catalogue" and system and system not in self.game_systems:
                 self.report.warning(
@@ -201,6 +216,11 @@ class DataSet:
                 if id(place.root) in owners:
                     return owners[id(place.root)]
             return candidates[0]
+        lacking = self._missing_in_reach(document)
+        if lacking:  # said once for each catalogue lacking, by ``say_missing``
+            for missing in lacking:
+                missing.targets.setdefault(target_id, link)
+            return None
         if self.report.first_time("dangling-link", f"{document.path}\x00{target_id}"):
             self.report.warning(
                 "dangling-link",
@@ -210,6 +230,57 @@ class DataSet:
                 path=document.path,
             )
         return None
+
+    def _missing_in_reach(self, document: Document) -> list[Missing]:
+        """The catalogues ``document`` imports (itself or through the catalogues it imports)
+        that are not among the files, in the order imported."""
+        if not self.missing:
+            return []
+        key = document.path
+        found = self._missing_of.get(key)
+        if found is None:
+            found = self._missing_of[key] = []
+            for place in self.reach(document):
+                for link in place.root.items("catalogueLinks"):
+                    missing = self.missing.get(link.get("targetId"))
+                    if missing is not None and missing not in found:
+                        found.append(missing)
+        return found
+
+    def say_missing(self) -> None:
+        """One ``missing-import`` warning per catalogue the files import and lack, with what it
+        costs: the entries their links target that none of the files holds (said here, not
+        once per link), and how many of them a catalogue offers at its root."""
+        for target_id, missing in self.missing.items():
+            importers = ", ".join(repr(d.name) for d in missing.importers[:4])
+            more = len(missing.importers) - 4
+            if more > 0:
+                importers += f" and {more} more"
+            lost = len(missing.targets)
+            root = sorted(
+                {clean_name(link.name) for link in missing.targets.values() if self._at_root(link)}
+            )
+            names = root or sorted({clean_name(link.name) for link in missing.targets.values()})
+            shown = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
+            cost = (
+                f"their links to {lost} entries none of the files holds (held by it, or by "
+                f"another catalogue they lack) are left out, {len(root)} of them entries a "
+                f"catalogue offers at its root (units): {shown}"
+                if lost
+                else "no link of theirs was left unresolved"
+            )
+            self.report.warning(
+                "missing-import",
+                f"the catalogue {missing.name!r} (id {target_id}) is not among the files; "
+                f"{len(missing.importers)} import it ({importers}): {cost} (the files of one "
+                "folder, or those named together, are read as one data set)",
+                line=missing.link.line,
+                path=missing.document.path,
+            )
+
+    def _at_root(self, link: Node) -> bool:
+        """True when ``link`` sits at its file's root (an entry the catalogue offers)."""
+        return self.document(link).parents.get(id(link)) is self.document(link).root
 
     # ------------------------------------------------------------------------- visibility
 

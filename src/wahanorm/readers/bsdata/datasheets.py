@@ -11,8 +11,8 @@ the one whose name holds it: ``Grimaldus`` of ``Chaplain Grimaldus``) is that
 profile's (``Marneus Calgar``: CHARACTER is the model's, not the Victrix Honour Guard's);
 categories declared hidden are no keywords (``NON-KROOT``, list-building helpers);
 ``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
-gives them. Leader links: the units a ``Leader`` profile lists are ids in the leader's faction;
-``led_by`` is their inverse among the datasheets read. 11th edition: a unit with the ``Support``
+gives them. Leader links: the datasheets a ``Leader`` profile names, and those a bodyguard's
+``Attached Unit`` ability opens to the same leaders (``leaders``); ``led_by`` is their inverse. 11th edition: a unit with the ``Support``
 category is a support character (``is_support``; 10th edition: null, it has none).
 """
 
@@ -30,6 +30,7 @@ from wahanorm.readers.bsdata.catalogue import (
     Contents,
     Unit,
     catalogue_faction_name,
+    has_unit_profile,
     unit_faction,
 )
 from wahanorm.readers.bsdata.costs import (
@@ -42,6 +43,7 @@ from wahanorm.readers.bsdata.costs import (
     slots,
 )
 from wahanorm.readers.bsdata.dataset import DataSet, modifiers
+from wahanorm.readers.bsdata.leaders import link_leaders
 from wahanorm.readers.bsdata.nodes import Document, Node
 from wahanorm.readers.bsdata.profiles import (
     invulnerable_save,
@@ -82,15 +84,24 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
     ids = point_ids(data)
     counts = _Counts()
     primaries: dict[str, str] = {}
+    walked: set[int] = set()
+    leads: dict[int, list[str]] = {}
     sheets: list[Datasheet] = []
+    units: list[Unit] = []
     for unit in found.units:
         data.primary = primary_catalogue(data, found, unit, primaries)
         try:
-            sheet = _datasheet(data, found, unit, ids, editions, counts)
+            built = _datasheet(data, found, unit, ids, editions, counts, walked)
         finally:
             data.primary = None
-        if sheet is not None:
+        if built is not None:
+            sheet, names = built
+            if names:
+                leads[len(sheets)] = names
             sheets.append(sheet)
+            units.append(unit)
+    _unoffered(data, found, walked)
+    sheets = _distinct_ids(data, sheets, units)
     if counts.conditional_keywords:
         data.report.info(
             "dropped-field",
@@ -118,7 +129,61 @@ def datasheets(data: DataSet, found: Contents, editions: dict[str, Edition]) -> 
             "another catalogue being the primary one; no cost line of the datasheet, left out "
             "(the default roster's cost is kept)",
         )
-    return _with_led_by(data, sheets)
+    return link_leaders(sheets, leads, data.report)
+
+
+def _distinct_ids(data: DataSet, sheets: list[Datasheet], units: list[Unit]) -> list[Datasheet]:
+    """Two unit entries of one faction that share a name (the Space Marines' and the Black
+    Templars' Sternguard Veteran Squad, each in its catalogue) are two units, never variants of
+    one, as the export reader reads Wahapedia's: the one its faction's own catalogue holds
+    (named as the faction is; of those, one without a tag; else the first) keeps the plain id, each other one gets the name
+    of the catalogue holding it (``space-marines/sternguard-veteran-squad-black-templars``, the
+    id Wahapedia's export gives), or its tag (``[Legends]``) when their catalogues name one
+    faction."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for at, sheet in enumerate(sheets):
+        groups[sheet.id].append(at)
+    taken = {sheet.id for sheet in sheets}
+    renamed: dict[int, str] = {}
+    for plain, ats in groups.items():
+        if len(ats) < 2:
+            continue
+        holders = [data.document(units[at].entry) for at in ats]
+        faction = sheets[ats[0]].faction
+        tags = [
+            clean_name(units[at].entry.name).removeprefix(sheets[at].name).strip(" []")
+            for at in ats
+        ]
+        first = min(
+            range(len(ats)),
+            key=lambda i: (catalogue_faction_name(holders[i]) != faction, bool(tags[i]), i),
+        )
+        for i, at in enumerate(ats):
+            if i == first:
+                continue
+            sheet = sheets[at]
+            tag = tags[i]
+            book = catalogue_faction_name(holders[i])
+            own = book != catalogue_faction_name(holders[first])
+            words = [book, tag] if own else [tag, book]
+            candidates = [make_id(faction, f"{sheet.name} {word}") for word in words if word]
+            distinct = next((c for c in candidates if c not in taken), None)
+            if distinct is None:
+                continue  # no other name to give: merge says whether the two agree
+            taken.add(distinct)
+            renamed[at] = distinct
+            source = sheet.sources[0] if sheet.sources else None
+            data.report.info(
+                "distinct-datasheets",
+                f"datasheets {plain} and {distinct} share the name {sheet.name!r} but each is "
+                f"an entry of its own (this one in {holders[i].name!r}): two units, two ids",
+                line=source.line_start if source else None,
+                path=source.path if source else None,
+            )
+    return [
+        sheet.model_copy(update={"id": renamed[at]}) if at in renamed else sheet
+        for at, sheet in enumerate(sheets)
+    ]
 
 
 def primary_catalogue(data: DataSet, found: Contents, unit: Unit, known: dict[str, str]) -> str:
@@ -175,8 +240,11 @@ def _datasheet(
     ids: set[str],
     editions: dict[str, Edition],
     counts: _Counts,
-) -> Datasheet | None:
+    walked: set[int],
+) -> tuple[Datasheet, list[str]] | None:
+    """The datasheet of ``unit`` and the names its Leader text lists (``leaders``)."""
     entry = unit.entry
+    walked.add(id(entry))
     document = data.document(entry)
     name = datasheet_name(entry)
     faction = unit_faction(found, unit)
@@ -192,6 +260,7 @@ def _datasheet(
     for part in tree.rules:
         if part.level != "wargear" and part.link is not None:
             found.rule_users.setdefault(id(part.node), Counter())[faction] += 1
+    walked.update(tree.entries)
     told = unit_abilities(data, tree.rules, tree.profiles, document.path)
     keywords, factions, own = _keywords(data, entry, unit.link, tree, counts)
     counts.conditional_stats.update(
@@ -206,7 +275,7 @@ def _datasheet(
             )
     edition = editions[document.path]
     models = slots(data, entry, unit.link, ids)
-    return Datasheet(
+    sheet = Datasheet(
         id=make_id(faction, name),
         name=name,
         sources=[source(data, entry)],
@@ -217,12 +286,60 @@ def _datasheet(
         damaged=told.damaged,
         unit_composition=composition(models),
         points=_points(data, entry, unit.link, ids, edition, counts, models),
-        leader=sorted({make_id(faction, target) for target in told.leads}),
         orders=told.orders,
         keywords=keywords,
         faction_keywords=factions,
         is_support=_is_support(data, entry, unit.link, keywords) if edition == 11 else None,
     )
+    return sheet, told.leads
+
+
+def _unoffered(data: DataSet, found: Contents, walked: set[int]) -> None:
+    """A ``unoffered-entry`` warning for each outermost selection entry with a Unit profile
+    (its own or a model's below it) that is no datasheet's entry, in no datasheet's tree and
+    no unit said hidden."""
+    said = walked | set(found.not_units) | found.skip
+    for document in data.documents:
+        stack = [child for child in reversed(document.root.children) if child.container in _ENTRIES]
+        while stack:
+            node = stack.pop()
+            if id(node) in said:
+                continue  # a datasheet's, or said: what is below it too
+            if node.tag == "selectionEntry":
+                if any(has_unit_profile(entry) for entry in _entries_below(node)):
+                    data.report.warning(
+                        "unoffered-entry",
+                        f"{node.get('type') or 'entry'} {clean_name(node.name)!r} carries a "
+                        "Unit profile (or a model of it does), but no catalogue offers it as a "
+                        "unit and no unit holds it; no datasheet",
+                        line=node.line,
+                        path=document.path,
+                    )
+                continue  # what is below is said with it, or holds no Unit profile either
+            stack.extend(c for c in reversed(node.children) if c.container in _ENTRIES)
+
+
+_ENTRIES = frozenset(
+    {
+        "selectionEntries",
+        "selectionEntryGroups",
+        "sharedSelectionEntries",
+        "sharedSelectionEntryGroups",
+    }
+)
+"""The containers that hold selection entries (and the groups of them)."""
+
+
+def _entries_below(entry: Node) -> list[Node]:
+    """``entry`` and the selection entries below it (in its entries and groups)."""
+    found: list[Node] = []
+    stack = [entry]
+    while stack:
+        node = stack.pop()
+        if node.tag == "selectionEntry":
+            found.append(node)
+        stack.extend(c for c in node.children if c.container in _ENTRIES)
+    return found
 
 
 def _points(
@@ -408,25 +525,3 @@ def _save_for(
             return stat
         return own.model_copy(update={"note": stat.note}) if stat.note and not own.note else own
     return profile.invulnerable_save
-
-
-def _with_led_by(data: DataSet, sheets: list[Datasheet]) -> list[Datasheet]:
-    known = {sheet.id for sheet in sheets}
-    led_by: dict[str, set[str]] = defaultdict(set)
-    for sheet in sheets:
-        for target in sheet.leader:
-            led_by[target].add(sheet.id)
-            if target not in known and data.report.first_time("missing-entry", target):
-                data.report.warning(
-                    "missing-entry",
-                    f"{sheet.name!r} can lead {target}, which is no datasheet read (named "
-                    "otherwise, or in a file not given); the link is kept",
-                    line=sheet.sources[0].line_start if sheet.sources else None,
-                    path=sheet.sources[0].path if sheet.sources else None,
-                )
-    return [
-        sheet.model_copy(update={"led_by": sorted(led_by[sheet.id])})
-        if sheet.id in led_by
-        else sheet
-        for sheet in sheets
-    ]

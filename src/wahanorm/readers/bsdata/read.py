@@ -46,6 +46,7 @@ def read_catalogues(files: Sequence[Source], display: str, said: Edition | None 
     entities.extend(shared_rules(data, found))
     entities.extend(detachments(data, found))
     entities.extend(enhancements(data, found))
+    data.say_missing()
     reading.parts = _parts(entities, signs)
     reading.data_version = _data_version(data)
     return reading

@@ -7,7 +7,8 @@ back to itself ends at the link, and a chain of links or nested entries longer t
 ``MAX_LINK_DEPTH`` at its last: a ``link-loop`` warning) and files every profile and rule
 it meets with its *level*: ``unit`` (the datasheet's own entry), ``model`` (a model entry of the
 unit) or ``wargear`` (an upgrade: a weapon, a piece of wargear). What the default roster does
-not show is left out (``DataSet.hidden``: Crusade and Boarding Actions content), and so are the
+not show is left out (``DataSet.hidden``: Crusade and Boarding Actions content), but for the
+unit's own entry, which is the datasheet wherever it is offered; so are the
 entries the data set reads as enhancements or detachments (they are entities of their own).
 """
 
@@ -43,6 +44,8 @@ class UnitTree:
     rules: list[Part] = field(default_factory=list)
     models: list[Node] = field(default_factory=list)
     """The model entries met (type ``model``), each once."""
+    entries: set[int] = field(default_factory=set)
+    """``id()`` of every entry and group walked (the unit's, its models', its wargear)."""
 
 
 def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> UnitTree:
@@ -50,7 +53,8 @@ def collect(data: DataSet, entry: Node, link: Node | None, skip: set[int]) -> Un
     ``skip`` holds the ``id()`` of entries and groups that are not part of any unit (the
     enhancements and detachments)."""
     walker = _Walker(data, skip)
-    walker.entry(entry, "unit", link)
+    walker.entry(entry, "unit", link, root=True)
+    walker.tree.entries = walker.seen
     return walker.tree
 
 
@@ -75,12 +79,14 @@ class _Walker:
     open_groups: set[int] = field(default_factory=set)
     """``id()`` of the info groups open around the one being walked."""
 
-    def entry(self, entry: Node, level: Level, link: Node | None) -> None:
+    def entry(self, entry: Node, level: Level, link: Node | None, root: bool = False) -> None:
+        """An entry and what it holds; the unit's own entry (``root``) whether or not the
+        default roster shows it (``contents`` decided it is a datasheet)."""
         key = id(entry)
         if key in self.seen or key in self.skip:
             return
         hidden = self.data.hidden
-        if hidden(entry) or (link is not None and hidden(link)):
+        if not root and (hidden(entry) or (link is not None and hidden(link))):
             return
         if self.depth >= MAX_LINK_DEPTH:
             self.too_deep(link or entry)
