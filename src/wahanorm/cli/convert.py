@@ -308,14 +308,11 @@ def _check(out: Path, files: dict[str, str]) -> int:
         reading,
     )
 
-    with reading(out) as whole:
+    with reading(out) as problem:
         present = list_files(out)
         current = existing_outputs(out)
-    if not whole:
-        print(
-            f"wahanorm: {out} holds a run cut short; run 'wahanorm convert' to finish it",
-            file=sys.stderr,
-        )
+    if problem:  # a run cut short
+        print(f"wahanorm: {problem}", file=sys.stderr)
         return 1
     stale = sorted(rel for rel in files if current.get(rel) != files[rel])
     extra = sorted(set(present) - set(files))  # any file the run would not write

@@ -73,12 +73,9 @@ class Output:
         if not folder.is_dir():
             yield cls.from_folder(folder)  # says why it is no output folder
             return
-        with reading(folder) as whole:
-            if not whole:
-                raise InputError(
-                    f"{folder} holds a run cut short; run 'wahanorm convert' to finish it",
-                    path=str(folder),
-                )
+        with reading(folder) as problem:
+            if problem:  # a run cut short
+                raise InputError(problem, path=str(folder))
             yield cls.from_folder(folder)
 
     @classmethod
