@@ -362,3 +362,41 @@ def test_a_huge_file_where_the_run_writes_is_replaced_unread(project: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert sheet.read_bytes() == expected
+
+
+# --- deep JSON in a read-back output (issue 33, item 9) --------------------------------------
+
+RULE = "10ed/rule/astra-militarum/voice-of-command.json"
+
+
+def _plant_in_rule(out: Path, value: str) -> None:
+    """Put the JSON text ``value`` into the rule's file as a field of its own."""
+    path = out / RULE
+    path.write_text(path.read_text().replace('"name":', f'"planted": {value}, "name":', 1))
+
+
+def test_a_1000_deep_array_in_an_output_is_one_line_in_every_reader(project: Path) -> None:
+    shutil.copytree(project / "out", project / "new")
+    _plant_in_rule(project / "new", "[" * 1000 + "]" * 1000)
+    said = (
+        f"new: {RULE} nests arrays or objects deeper than 64 levels (no output wahanorm writes "
+        "does): not read"
+    )
+    for argv, prefix in (
+        (("diff", "out", "new"), "wahanorm diff: "),
+        (("crosscheck", "out", "new"), "wahanorm crosscheck: "),
+        (("db", "new", "x.db"), "wahanorm: error: "),
+        (("show", "--out", "new", "voice-of-command"), "wahanorm show: "),
+    ):
+        done = wahanorm(project, *argv)
+        assert (done.returncode, done.stderr.splitlines()) == (2, [prefix + said]), argv
+
+
+def test_brackets_inside_strings_are_no_depth(project: Path) -> None:
+    """The fast check counts brackets; those inside a string send it to the exact walk, which
+    reads the file (two levels deep) as it is."""
+    shutil.copytree(project / "out", project / "new")
+    _plant_in_rule(project / "new", json.dumps(["[" * 500]))
+    done = wahanorm(project, "diff", "out", "new")
+    assert done.returncode == 1, done.stderr  # a change found, nothing refused
+    assert done.stderr == ""
