@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from wahanorm import __version__
-from wahanorm.cli import convert, crosscheck, diff, explain, outputs
+from wahanorm.cli import convert, crosscheck, diff, explain, outputs, terminal
+from wahanorm.cli.terminal import say
 
 COMMANDS = (convert, diff, crosscheck, outputs, explain)
 """The modules that declare the subcommands, in the order ``--help`` lists them."""
@@ -31,7 +32,7 @@ NAMES = ("convert", "diff", "crosscheck", "db", "show", "schema", "explain")
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = terminal.ArgumentParser(
         prog="wahanorm",
         description="Warhammer 40,000 rules data → canonical JSON, what changed, and where "
         "sources disagree.",
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0) and 2
     if not hasattr(args, "run"):
         parser.print_usage(sys.stderr)
-        print(f"wahanorm: error: name a command: {', '.join(NAMES)}", file=sys.stderr)
+        say(f"wahanorm: error: name a command: {', '.join(NAMES)}")
         return 2
     try:
         code: int = args.run(args)
@@ -74,13 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
-        print("wahanorm: interrupted", file=sys.stderr)
+        say("wahanorm: interrupted")
         return 130
     except Exception as exc:  # a bug: one line with its place, never a traceback
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        print(
+        say(
             f"wahanorm: internal error ({type(exc).__name__}: {exc}) at "
-            f"{Path(where.filename).name}:{where.lineno}; please report it",
-            file=sys.stderr,
+            f"{Path(where.filename).name}:{where.lineno}; please report it"
         )
         return 2

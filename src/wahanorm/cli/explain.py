@@ -7,6 +7,8 @@ import difflib
 import sys
 from typing import Any
 
+from wahanorm.cli.terminal import say, say_lines
+
 
 def add(commands: Any) -> None:
     """Declare ``explain`` and its arguments."""
@@ -31,23 +33,22 @@ def run_explain(args: Any) -> int:
                 (c for c in CATALOGUE.values() if c.area == area), key=lambda c: c.code
             )
             if entries:
-                print(f"{title}:")
+                say(f"{title}:", sys.stdout)
                 for entry in entries:
-                    print(f"  {entry.code} ({entry.severity}): {entry.meaning}")
+                    say(f"  {entry.code} ({entry.severity}): {entry.meaning}", sys.stdout)
         return 0
     if not args.code:
-        print("wahanorm explain: give a code (e.g. keyword-scope) or --list", file=sys.stderr)
+        say("wahanorm explain: give a code (e.g. keyword-scope) or --list")
         return 2
     try:
         resolve(args.code)
     except KeyError:
         close = difflib.get_close_matches(args.code, sorted(CATALOGUE), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        print(
+        say(
             f"wahanorm explain: no diagnostic code {args.code!r}{hint} "
-            "('wahanorm explain --list' lists them)",
-            file=sys.stderr,
+            "('wahanorm explain --list' lists them)"
         )
         return 2
-    print(explain(args.code))
+    say_lines(explain(args.code), sys.stdout)
     return 0

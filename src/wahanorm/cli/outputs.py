@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from wahanorm.cli.convert import DEFAULT_OUT, write_database
+from wahanorm.cli.terminal import say
 from wahanorm.contract.vocabulary import KINDS
 from wahanorm.errors import WahanormError
 
@@ -69,7 +70,7 @@ def run_schema(which: str) -> int:
     try:
         schema = schema_of(which)
     except SourceUnreadable as exc:
-        print(f"wahanorm: error: {exc}", file=sys.stderr)
+        say(f"wahanorm: error: {exc}")
         return 2
     sys.stdout.write(canonical_json(schema))
     return 0
@@ -84,7 +85,7 @@ def run_db(out: Path, target: Path) -> int:
     if code:
         return code
     seconds = time.perf_counter() - started
-    print(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s")
+    say(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s", sys.stdout)
     return 0
 
 
@@ -98,19 +99,17 @@ def run_show(args: Any) -> int:
         with Output.reading(args.out) as output:
             found = look_up(output, args.query, args.kind, args.edition)
             for line in found.problem:
-                print(
-                    f"wahanorm show: {line}" if not line.startswith(" ") else line, file=sys.stderr
-                )
+                say(f"wahanorm show: {line}" if not line.startswith(" ") else line)
             if found.shown is None:
                 return 2
             for note in found.notes:
-                print(f"wahanorm show: {note}", file=sys.stderr)
+                say(f"wahanorm show: {note}")
             terminal = sys.stdout.isatty()
             bold = terminal and not os.environ.get("NO_COLOR")
             width = shutil.get_terminal_size((100, 24)).columns if terminal else 100
             card = card_of(output, found.shown, bold, width)
     except WahanormError as exc:
-        print(f"wahanorm show: {exc.message}", file=sys.stderr)
+        say(f"wahanorm show: {exc.message}")
         return 2
     sys.stdout.write(card)
     return 0

@@ -22,9 +22,12 @@ WINDOWS_RESERVED = frozenset(
 )
 """Names Windows refuses as files (whatever their extension); such a slug gets ``-x``."""
 
-UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Control characters (ESC, BEL, NUL …) and bidirectional overrides (U+202E …): in a name they
-would reach a terminal raw (clear the screen, retitle the window, reverse the text)."""
+UNSAFE_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+"""Control characters (ESC, BEL, NUL …), bidirectional overrides (U+202E …) and the Unicode line
+and paragraph separators (U+2028, U+2029): in a name they would reach a terminal raw (clear the
+screen, retitle the window, reverse the text, start a line)."""
 
 
 def escape_unsafe(text: str) -> str:
