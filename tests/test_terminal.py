@@ -111,3 +111,21 @@ def test_an_argument_with_esc_and_a_newline_is_printed_escaped(
     if line is not None:
         assert done.returncode == 2
         assert line in lines
+
+
+def test_a_planted_name_in_an_output_is_printed_escaped(folder: Path) -> None:
+    """A name read back from an ``out/`` someone committed: diff, crosscheck and show print it
+    on its line, escaped (the text reports put each name and change on one line)."""
+    shutil.copytree(folder / "out", folder / "planted")
+    rule = folder / "planted" / "10ed" / "rule" / "astra-militarum" / "voice-of-command.json"
+    data = json.loads(rule.read_text())
+    data["name"] = f"Voice{FORGED}"
+    rule.write_text(json.dumps(data))
+    diff = run(folder, "diff", "out", "planted")
+    assert diff.returncode == 1
+    assert f"  ~ rule Voice{SHOWN}  (astra-militarum/voice-of-command)" in unforged(diff)
+    crosscheck = run(folder, "crosscheck", "out", "planted")
+    assert f"Voice{SHOWN}" in "".join(unforged(crosscheck))
+    show = run(folder, "show", "--out", "planted", "voice-of-command")
+    assert show.returncode == 0
+    unforged(show)

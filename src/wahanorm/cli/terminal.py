@@ -16,19 +16,13 @@ import argparse
 import sys
 from typing import IO, NoReturn
 
-from wahanorm.contract.ids import UNSAFE_CHARACTERS
-
-_NOT_ON_ONE_LINE = UNSAFE_CHARACTERS  # a line break too, unlike ``ids.escape_unsafe``
+from wahanorm.contract.ids import escape_line
 
 
 def visible(text: str) -> str:
     """``text`` as one line that shows what it holds: every control character, bidi override
-    and line separator written as its escape (a tab kept)."""
-    if _NOT_ON_ONE_LINE.search(text) is None:
-        return text
-    return _NOT_ON_ONE_LINE.sub(
-        lambda m: m.group() if m.group() == "\t" else ascii(m.group())[1:-1], text
-    )
+    and line separator written as its escape, a tab kept (``ids.escape_line``)."""
+    return escape_line(text)
 
 
 def say(text: str, file: IO[str] | None = None) -> None:

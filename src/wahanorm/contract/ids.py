@@ -38,6 +38,16 @@ def escape_unsafe(text: str) -> str:
     )
 
 
+def escape_line(text: str) -> str:
+    """``text`` as one line that shows what it holds: like ``escape_unsafe``, and a line break
+    written as ``\\n`` too (a tab kept). What a terminal shows of a name, a path, an argument."""
+    if UNSAFE_CHARACTERS.search(text) is None:
+        return text
+    return UNSAFE_CHARACTERS.sub(
+        lambda m: m.group() if m.group() == "\t" else ascii(m.group())[1:-1], text
+    )
+
+
 def is_safe(text: str) -> bool:
     """Whether ``text`` holds no control character and no bidi override (``strip_unsafe``
     leaves it as it is)."""
