@@ -400,3 +400,41 @@ def test_brackets_inside_strings_are_no_depth(project: Path) -> None:
     done = wahanorm(project, "diff", "out", "new")
     assert done.returncode == 1, done.stderr  # a change found, nothing refused
     assert done.stderr == ""
+
+
+def test_a_huge_planted_index_is_refused_unread(project: Path) -> None:
+    """A sparse ``index.json`` of 600 MiB in an output that db, show and diff read: one line,
+    exit 2, in 1 GiB of address space (reading it would not fit)."""
+    shutil.copytree(project / "out", project / "huge")
+    os.truncate(project / "huge" / "index.json", 600 * 1024**2)
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1024**3, 1024**3))
+
+    limit = 512 * 1024**2
+    for argv, line in (
+        (
+            ("db", "huge", "x.db"),
+            f"wahanorm: error: huge/index.json: more than {limit} bytes, more than wahanorm "
+            "reads of an index (an export's is 2.3 MB): not read",
+        ),
+        (
+            ("show", "--out", "huge", "voice-of-command"),
+            f"wahanorm show: huge/index.json: more than {limit} bytes, more than wahanorm reads "
+            "of an index (an export's is 2.3 MB): not read",
+        ),
+        (
+            ("diff", "out", "huge"),
+            f"wahanorm diff: {project / 'huge' / 'index.json'}: more than {limit} bytes, more "
+            "than wahanorm reads of one file of an output: not read",
+        ),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "wahanorm", *argv],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            preexec_fn=bounded,
+            timeout=120,
+        )
+        assert (done.returncode, done.stderr.splitlines()) == (2, [line]), argv

@@ -594,5 +594,10 @@ def existing_outputs(out_dir: Path) -> dict[str, str]:
             path = os.path.join(folder, name)
             if name.endswith(".json") and not name.startswith(".") and not os.path.islink(path):
                 with open(path, "rb") as handle:
+                    if os.fstat(handle.fileno()).st_size > MAX_INDEX_BYTES:  # a planted one
+                        raise OutputError(
+                            f"{path}: more than {MAX_INDEX_BYTES} bytes, more than wahanorm "
+                            "reads of one file of an output: not read"
+                        )
                     texts[prefix + name] = handle.read().decode("utf-8", errors="replace")
     return dict(sorted(texts.items()))

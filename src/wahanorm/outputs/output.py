@@ -8,6 +8,7 @@ JSON here (fast, and no pydantic); ``wahanorm.load`` turns them into models.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from wahanorm.contract.layout import INDEX_NAME, entity_relpath
 from wahanorm.contract.migrate import current_entity, current_index
 from wahanorm.contract.vocabulary import EDITIONS
 from wahanorm.errors import InputError
-from wahanorm.outputs.folder import reading
+from wahanorm.outputs.folder import MAX_INDEX_BYTES, reading
 
 JSON = dict[str, Any]
 
@@ -59,9 +60,17 @@ class Output:
                 path=str(folder),
             )
         try:
-            raw = path.read_bytes()
+            with path.open("rb") as handle:  # bounded: a planted huge index is not read
+                too_big = os.fstat(handle.fileno()).st_size > MAX_INDEX_BYTES
+                raw = b"" if too_big else handle.read(MAX_INDEX_BYTES + 1)
         except OSError as exc:
             raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+        if too_big or len(raw) > MAX_INDEX_BYTES:
+            raise InputError(
+                f"{path}: more than {MAX_INDEX_BYTES} bytes, more than wahanorm reads of an index "
+                "(an export's is 2.3 MB): not read",
+                path=str(path),
+            )
         return cls(str(folder), _index(str(path), raw), folder=folder)
 
     @classmethod
