@@ -16,10 +16,11 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from wahanorm import __version__
-from wahanorm.cli import convert, crosscheck, diff, explain, outputs
+from wahanorm.cli import convert, crosscheck, diff, explain, outputs, terminal
+from wahanorm.cli.terminal import say
 
 COMMANDS = (convert, diff, crosscheck, outputs, explain)
 """The modules that declare the subcommands, in the order ``--help`` lists them."""
@@ -29,18 +30,9 @@ other Unix tools)."""
 NAMES = ("convert", "diff", "crosscheck", "db", "show", "schema", "explain")
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, but a reader gone away while it prints ``--help`` is said as for any
-    command (argparse itself swallows the error and ends with 0)."""
-
-    def _print_message(self, message: str, file: Any = None) -> None:
-        if message:
-            (file or sys.stderr).write(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand (their parsers are of the same class)."""
-    parser = _Parser(
+    parser = terminal.ArgumentParser(
         prog="wahanorm",
         description="Warhammer 40,000 rules data → canonical JSON, what changed, and where "
         "sources disagree.",
@@ -75,14 +67,13 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
-        print("wahanorm: interrupted", file=sys.stderr)
+        say("wahanorm: interrupted")
         return 130
     except Exception as exc:  # a bug: one line with its place, never a traceback
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        print(
+        say(
             f"wahanorm: internal error ({type(exc).__name__}: {exc}) at "
-            f"{Path(where.filename).name}:{where.lineno}; please report it",
-            file=sys.stderr,
+            f"{Path(where.filename).name}:{where.lineno}; please report it"
         )
         return 2
 
@@ -96,7 +87,7 @@ def _parse_and_run(argv: list[str] | None) -> int:
         return int(exc.code or 0) and 2
     if not hasattr(args, "run"):
         parser.print_usage(sys.stderr)
-        print(f"wahanorm: error: name a command: {', '.join(NAMES)}", file=sys.stderr)
+        say(f"wahanorm: error: name a command: {', '.join(NAMES)}")
         return 2
     code: int = args.run(args)
     return code

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wahanorm.contract.ids import escape_unsafe
+from wahanorm.cli.terminal import say, visible
 from wahanorm.contract.vocabulary import kind_words
 
 if TYPE_CHECKING:
@@ -106,16 +106,13 @@ def write_database(build: Callable[[], object], target: Path) -> tuple[int, int]
     try:
         build()
     except WahanormError as exc:
-        print(f"wahanorm: error: {exc.message}", file=sys.stderr)
+        say(f"wahanorm: error: {exc.message}")
         return 2, 0
     except OSError as exc:
-        print(
-            f"wahanorm: error: cannot write the database {target}: {exc.strerror or exc}",
-            file=sys.stderr,
-        )
+        say(f"wahanorm: error: cannot write the database {target}: {exc.strerror or exc}")
         return 2, 0
     except sqlite3.Error as exc:
-        print(f"wahanorm: error: cannot write the database {target}: {exc}", file=sys.stderr)
+        say(f"wahanorm: error: cannot write the database {target}: {exc}")
         return 2, 0
     db = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
     try:
@@ -132,22 +129,19 @@ def run_convert(args: argparse.Namespace) -> int:
 
     missing = [p for p in inputs if p != STDIN and not p.exists()]
     if missing and len(missing) == len(inputs):
-        print(
-            f"wahanorm: error: no such input: {missing[0]} (give a file or folder)", file=sys.stderr
-        )
+        say(f"wahanorm: error: no such input: {missing[0]} (give a file or folder)")
         return 2
     if args.check and args.sqlite:
-        print(
+        say(
             "wahanorm: error: --check writes nothing, --sqlite writes a database: give one of "
-            "them (check first, then 'wahanorm db OUT DB')",
-            file=sys.stderr,
+            "them (check first, then 'wahanorm db OUT DB')"
         )
         return 2
     if args.check and args.out.exists() and not args.out.is_dir():
-        print(f"wahanorm: error: --out {args.out} is a file, not a folder", file=sys.stderr)
+        say(f"wahanorm: error: --out {args.out} is a file, not a folder")
         return 2
     if args.jobs < 1:
-        print("wahanorm: error: --jobs takes a whole number of 1 or more", file=sys.stderr)
+        say("wahanorm: error: --jobs takes a whole number of 1 or more")
         return 2
     from wahanorm.errors import WahanormError
     from wahanorm.outputs.folder import claim_problem
@@ -159,7 +153,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
         problem = target_problem(args.sqlite, inputs, args.out)
     if problem:  # before anything is read or written: nothing touched
-        print(f"wahanorm: error: {problem}", file=sys.stderr)
+        say(f"wahanorm: error: {problem}")
         return 2
     try:
         if args.no_cache:
@@ -170,17 +164,15 @@ def run_convert(args: argparse.Namespace) -> int:
             if usable:
                 store.trim(DEFAULT_MAX_BYTES if args.cache_max is None else args.cache_max)
         for note in store.notes:
-            print(f"wahanorm: note: {note}", file=sys.stderr)
+            say(f"wahanorm: note: {note}")
         return code
     except WahanormError as exc:
-        print(f"wahanorm: error: {exc.message}", file=sys.stderr)
+        say(f"wahanorm: error: {exc.message}")
         return 2
     except BrokenPipeError:
         raise  # our own output's reader went away, not --out: the command line ends quietly
     except OSError as exc:
-        print(
-            f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr
-        )
+        say(f"wahanorm: error: cannot write to {args.out}: {exc.strerror or exc}")
         return 2
 
 
@@ -231,11 +223,11 @@ def _written(
         print_diagnostics(result.rows())
     if not result.counts():
         # Nothing to write: an empty index over a previous run would only remove its files.
-        print(f"wahanorm: {_why_nothing(result)}; nothing written to {args.out}", file=sys.stderr)
+        say(f"wahanorm: {_why_nothing(result)}; nothing written to {args.out}")
         return 1
 
     def waiting(message: str) -> None:
-        print(f"wahanorm: {message}", file=sys.stderr)
+        say(f"wahanorm: {message}")
 
     with (
         _status(f"writing {_count(len(result.files), 'file')} to {args.out} …"),
@@ -259,7 +251,7 @@ def _written(
             return code
     seconds = time.perf_counter() - started
     for rel in [] if args.quiet else removed:
-        print(f"removed (no longer in the input): {args.out / rel}", file=sys.stderr)
+        say(f"removed (no longer in the input): {args.out / rel}")
     _print_summary(result, seconds, written, removed)
     _print_hints(result, samples=not args.inputs)
     return 1 if result.failed or result.errors else 0
@@ -283,7 +275,7 @@ def _status(message: str) -> Iterator[None]:
     files after the last input is read), cleared when it is done."""
     shown = sys.stderr.isatty()
     if shown:
-        sys.stderr.write(escape_unsafe(f"wahanorm: {message}") + "\r")
+        sys.stderr.write(visible(f"wahanorm: {message}") + "\r")
         sys.stderr.flush()
     try:
         yield
@@ -309,7 +301,7 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
         def update(done: int, total: int, note: str) -> None:
             bar.total = total
             bar.n = done
-            bar.set_postfix_str(note[-60:], refresh=False)
+            bar.set_postfix_str(visible(note)[-60:], refresh=False)
             bar.refresh()
 
         yield update
@@ -317,9 +309,7 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
 
 def _check(out: Path, files: dict[str, str]) -> int:
     if not out.exists():
-        print(
-            f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it", file=sys.stderr
-        )
+        say(f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it")
         return 1
     from wahanorm.outputs.folder import (
         existing_outputs,
@@ -329,36 +319,32 @@ def _check(out: Path, files: dict[str, str]) -> int:
         reading,
     )
 
-    with reading(out) as whole:
+    with reading(out) as problem:
         present = list_files(out)
         current = existing_outputs(out)
-    if not whole:
-        print(
-            f"wahanorm: {out} holds a run cut short; run 'wahanorm convert' to finish it",
-            file=sys.stderr,
-        )
+    if problem:  # a run cut short
+        say(f"wahanorm: {problem}")
         return 1
     stale = sorted(rel for rel in files if current.get(rel) != files[rel])
     extra = sorted(set(present) - set(files))  # any file the run would not write
     if not stale and not extra:
-        print(f"wahanorm: {out} is up to date ({len(files)} files)")
+        say(f"wahanorm: {out} is up to date ({len(files)} files)", sys.stdout)
         return 0
     for rel in stale[:20]:
-        print(f"stale: {out / rel}", file=sys.stderr)
+        say(f"stale: {out / rel}")
     listed = listed_outputs(out)
     theirs = [rel for rel in extra if rel not in listed and not own_leftover(rel)]
     for rel in extra[:20]:
         if rel not in theirs:
-            print(f"not written any more: {out / rel}", file=sys.stderr)
+            say(f"not written any more: {out / rel}")
         else:
-            print(f"not wahanorm's: {out / rel} (convert leaves it; remove it)", file=sys.stderr)
+            say(f"not wahanorm's: {out / rel} (convert leaves it; remove it)")
     advice = "run 'wahanorm convert'" + (
         f", and remove the {_count(len(theirs), 'file')} not wahanorm's" if theirs else ""
     )
-    print(
+    say(
         f"wahanorm: {out} is not what 'wahanorm convert' writes now "
-        f"({len(stale)} stale, {len(extra)} extra); {advice}",
-        file=sys.stderr,
+        f"({len(stale)} stale, {len(extra)} extra); {advice}"
     )
     return 1
 
@@ -387,20 +373,15 @@ def print_diagnostics(diagnostics: list[DiagnosticRow]) -> None:
         last = shown[group] == limit and d.severity == "warning"
         where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.column else "")
         line = f"{where}: {d.severity}: {d.message} [{d.code}]" + (tail if last else "")
-        # what an input holds is printed with its control characters escaped, never raw
-        print(escape_unsafe(line), file=sys.stderr)
+        # what an input holds (its name, its lines) is printed escaped by ``say``, never raw
+        say(line)
         if d.excerpt:
             for row in d.excerpt.split("\n"):
-                print(f"    {escape_unsafe(row)}", file=sys.stderr)
+                say(f"    {row}")
     for (path, severity, code), count in counts.items():
         more = count - SHOWN_PER_CODE[severity]
         if more > 0 and severity == "error":
-            print(
-                escape_unsafe(
-                    f"{path}: {severity}: … and {more} more [{code}] (all in index.json)"
-                ),
-                file=sys.stderr,
-            )
+            say(f"{path}: {severity}: … and {more} more [{code}] (all in index.json)")
 
 
 SAMPLES_NOTE = (
@@ -416,8 +397,8 @@ def _print_hints(result: pipeline.Conversion, samples: bool) -> None:
     if not any(d.severity != "info" for d in result.rows()):
         return
     if samples:
-        print(f"wahanorm: {SAMPLES_NOTE}")
-    print(f"wahanorm: {EXPLAIN_NOTE}")
+        say(f"wahanorm: {SAMPLES_NOTE}", sys.stdout)
+    say(f"wahanorm: {EXPLAIN_NOTE}", sys.stdout)
 
 
 def _count(n: int, noun: str) -> str:
@@ -430,12 +411,15 @@ def _print_summary(
 ) -> None:
     counts = result.counts()
     kinds = ", ".join(kind_words(kind, n) for kind, n in sorted(counts.items())) or "no entities"
-    print(f"wahanorm: {_count(result.inputs, 'input')} → {kinds}")
-    print(f"wahanorm: diagnostics: {_by_severity(result.rows())} (all in index.json)")
-    print(f"wahanorm: {_count(written, 'file')} written, {len(removed)} removed, {seconds:.2f} s")
+    say(f"wahanorm: {_count(result.inputs, 'input')} → {kinds}", sys.stdout)
+    say(f"wahanorm: diagnostics: {_by_severity(result.rows())} (all in index.json)", sys.stdout)
+    say(
+        f"wahanorm: {_count(written, 'file')} written, {len(removed)} removed, {seconds:.2f} s",
+        sys.stdout,
+    )
     if result.failed:
-        failed = escape_unsafe(", ".join(result.failed[:5]))
-        print(f"wahanorm: {_count(len(result.failed), 'input')} failed: {failed}")
+        failed = ", ".join(result.failed[:5])
+        say(f"wahanorm: {_count(len(result.failed), 'input')} failed: {failed}", sys.stdout)
 
 
 CODES_PER_SEVERITY = 5

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
+from wahanorm.cli.terminal import say
 from wahanorm.errors import WahanormError
 
 if TYPE_CHECKING:
@@ -113,13 +114,13 @@ def compare_sides(
             b, b_notes = load_side(second, converted)
             result = compare(a, b)
     except WahanormError as exc:
-        print(f"wahanorm {command}: {exc.message}", file=err)
+        say(f"wahanorm {command}: {exc.message}", err)
         return None
     except (OSError, ValueError) as exc:
-        print(f"wahanorm {command}: {exc}", file=err)
+        say(f"wahanorm {command}: {exc}", err)
         return None
     for note in a_notes + b_notes:
-        print(f"wahanorm {command}: note: {note}", file=err)
+        say(f"wahanorm {command}: note: {note}", err)
     return result
 
 

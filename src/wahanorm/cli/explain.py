@@ -7,6 +7,8 @@ import difflib
 import sys
 from typing import Any
 
+from wahanorm.cli.terminal import say, say_lines
+
 
 def add(commands: Any) -> None:
     """Declare ``explain`` and its arguments."""
@@ -31,25 +33,24 @@ def run_explain(args: Any) -> int:
                 (c for c in CATALOGUE.values() if c.area == area), key=lambda c: c.code
             )
             if entries:
-                print(f"{title}:")
+                say(f"{title}:", sys.stdout)
                 for entry in entries:
-                    print(f"  {entry.code} ({entry.severity}): {entry.meaning}")
+                    say(f"  {entry.code} ({entry.severity}): {entry.meaning}", sys.stdout)
         return 0
     if not args.code:
-        print("wahanorm explain: give a code (e.g. keyword-scope) or --list", file=sys.stderr)
+        say("wahanorm explain: give a code (e.g. keyword-scope) or --list")
         return 2
     code = typed_code(args.code)
     try:
         resolve(code)
     except KeyError:
         hint = f"; did you mean {', '.join(close)}?" if (close := near_codes(code)) else ""
-        print(
+        say(
             f"wahanorm explain: no diagnostic code {args.code!r}{hint} "
-            "('wahanorm explain --list' lists them)",
-            file=sys.stderr,
+            "('wahanorm explain --list' lists them)"
         )
         return 2
-    print(explain(code))
+    say_lines(explain(code), sys.stdout)
     return 0
 
 

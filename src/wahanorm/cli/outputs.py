@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from wahanorm.cli.convert import DEFAULT_OUT, write_database
+from wahanorm.cli.terminal import say
 from wahanorm.contract.vocabulary import KINDS
 from wahanorm.errors import WahanormError
 
@@ -71,17 +72,16 @@ def run_schema(which: str) -> int:
     from wahanorm.outputs.canonical import canonical_json
 
     if which not in SCHEMAS:
-        print(
+        say(
             f"wahanorm schema: error: no schema named {which!r}: give 'entity' (an entity "
-            "file of any kind, the default) or 'index' (index.json)",
-            file=sys.stderr,
+            "file of any kind, the default) or 'index' (index.json)"
         )
         return 2
 
     try:
         schema = schema_of(which)
     except SourceUnreadable as exc:
-        print(f"wahanorm: error: {exc}", file=sys.stderr)
+        say(f"wahanorm: error: {exc}")
         return 2
     sys.stdout.write(canonical_json(schema))
     return 0
@@ -96,7 +96,7 @@ def run_db(out: Path, target: Path) -> int:
     if code:
         return code
     seconds = time.perf_counter() - started
-    print(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s")
+    say(f"wahanorm: {target}: {entities} entities, {seconds:.2f} s", sys.stdout)
     return 0
 
 
@@ -111,7 +111,7 @@ def run_show(args: Any) -> int:
             found = look_up(output, args.query, args.kind, args.edition)
             for line in (*found.problem, *found.notes):
                 # An indented line continues the one above it (a choice, another match).
-                print(line if line.startswith(" ") else f"wahanorm show: {line}", file=sys.stderr)
+                say(line if line.startswith(" ") else f"wahanorm show: {line}")
             if found.shown is None:
                 return 2
             terminal = sys.stdout.isatty()
@@ -119,7 +119,7 @@ def run_show(args: Any) -> int:
             width = shutil.get_terminal_size((100, 24)).columns if terminal else 100
             card = card_of(output, found.shown, bold, width)
     except WahanormError as exc:
-        print(f"wahanorm show: {exc.message}", file=sys.stderr)
+        say(f"wahanorm show: {exc.message}")
         return 2
     sys.stdout.write(card)
     return 0

@@ -23,9 +23,12 @@ WINDOWS_RESERVED = frozenset(
 )
 """Names Windows refuses as files (whatever their extension); such a slug gets ``-x``."""
 
-UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Control characters (ESC, BEL, NUL …) and bidirectional overrides (U+202E …): in a name they
-would reach a terminal raw (clear the screen, retitle the window, reverse the text)."""
+UNSAFE_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+"""Control characters (ESC, BEL, NUL …), bidirectional overrides (U+202E …) and the Unicode line
+and paragraph separators (U+2028, U+2029): in a name they would reach a terminal raw (clear the
+screen, retitle the window, reverse the text, start a line)."""
 
 
 def escape_unsafe(text: str) -> str:
@@ -33,6 +36,16 @@ def escape_unsafe(text: str) -> str:
     ``\\u202e``), line breaks and tabs kept: safe to print on a terminal."""
     return UNSAFE_CHARACTERS.sub(
         lambda m: m.group() if m.group() in "\t\n" else ascii(m.group())[1:-1], text
+    )
+
+
+def escape_line(text: str) -> str:
+    """``text`` as one line that shows what it holds: like ``escape_unsafe``, and a line break
+    written as ``\\n`` too (a tab kept). What a terminal shows of a name, a path, an argument."""
+    if UNSAFE_CHARACTERS.search(text) is None:
+        return text
+    return UNSAFE_CHARACTERS.sub(
+        lambda m: m.group() if m.group() == "\t" else ascii(m.group())[1:-1], text
     )
 
 

@@ -70,3 +70,20 @@ def unsafe_relpath(rel: str) -> str | None:
         if part.split(".")[0].lower() in WINDOWS_RESERVED:
             return "holds a name Windows reserves"
     return None
+
+
+_OUTPUT_FILE = re.compile(r"(?:(?:10|11)ed/)?[a-z_]+/[a-z0-9-]+/[a-z0-9-]+\.json")
+
+
+@functools.lru_cache(maxsize=65536)
+def not_an_output_file(rel: str) -> str | None:
+    """Why ``rel`` is no file an output folder holds, or None when it is one: ``index.json`` or
+    an entity's file (``<edition>ed/<kind>/<namespace>/<name>.json``, or ``<kind>/…`` of an
+    output written before editions), and a path ``unsafe_relpath`` takes. What a folder's
+    journal or index names is checked here before a file is moved or removed."""
+    problem = unsafe_relpath(rel)
+    if problem:
+        return f"the path {problem}"
+    if rel != INDEX_NAME and not _OUTPUT_FILE.fullmatch(rel):
+        return "the path is no file wahanorm writes (index.json or an entity's file)"
+    return None

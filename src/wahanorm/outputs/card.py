@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wahanorm.contract.ids import escape_line
 from wahanorm.contract.vocabulary import (
     CURRENT_EDITION,
     ability_title,
@@ -351,18 +352,12 @@ def _facts(output: Output, entry: JSON) -> list[str]:
 
 # --- rendering --------------------------------------------------------------------------------
 
-_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
-
 
 def _clean(text: str) -> str:
-    """``text`` with every control character (and bidirectional override) escaped as ``\\x1b``
-    or ``\\u202e``: rules text cannot move the cursor or colour the terminal."""
-    return "".join(
-        (ch.encode("unicode_escape").decode("ascii"))
-        if unicodedata.category(ch) == "Cc" or ch in _BIDI
-        else ch
-        for ch in text
-    )
+    """``text`` with every control character, bidirectional override and line separator
+    escaped as ``\\x1b`` or ``\\u202e`` (``ids.escape_line``): rules text cannot move the cursor,
+    start a line or colour the terminal."""
+    return escape_line(text)
 
 
 class Style:

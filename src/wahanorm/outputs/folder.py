@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import re
@@ -14,11 +15,12 @@ import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 from wahanorm import __version__
-from wahanorm.contract.layout import INDEX_NAME, entity_relpath, unsafe_relpath
+from wahanorm.contract.layout import INDEX_NAME, entity_relpath, not_an_output_file
 from wahanorm.errors import OutputError
 
 # --- The output folder: whose it is, one writer, whole runs -------------------------------
@@ -37,20 +39,79 @@ LOCK_WAIT = 10.0
 _OLD_TEMP = re.compile(r"\..+\.json\.\d+\.tmp")  # what the writer before the journal left
 
 
-def _is_wahanorm_json(path: Path) -> bool:
-    """True when ``path`` is a regular file of JSON that names wahanorm as its generator and
-    carries a schema version (an ``index.json`` or a journal)."""
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+"""Largest journal read back (one a run writes holds some 60 bytes per changed file: an
+export's 4,547 files take 300 KB); a writer whose journal would be larger stops before it."""
+
+MAX_INDEX_BYTES = 512 * 1024 * 1024
+"""Largest ``index.json`` read back (an export's is 2.3 MB)."""
+
+_STAGED_NAME = re.compile(r"[0-9]{1,9}")  # what the writer names a staged file
+
+
+def read_own(path: Path, limit: int) -> bytes | str:
+    """The bytes of ``path``, one of wahanorm's own files, or why they are not read: not a
+    regular file (a link is never followed; a FIFO never waited on), or more than ``limit``
+    bytes (checked before it is read, and again while reading it)."""
     try:
-        if path.is_symlink() or not path.is_file():
-            return False
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return False
-    return (
-        isinstance(data, dict)
-        and str(data.get("generator", "")).startswith("wahanorm ")
-        and isinstance(data.get("schema_version"), int)
-    )
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "it is a symbolic link"
+        return f"it cannot be read ({exc.strerror or exc})"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "it is not a regular file"
+        if info.st_size > limit:
+            return f"it holds {info.st_size} bytes, more than the {limit} bytes wahanorm reads"
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            return f"it grew past the {limit} bytes wahanorm reads"
+        return b"".join(chunks)
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror or exc})"
+    finally:
+        os.close(fd)
+
+
+def _own_json(path: Path, limit: int) -> dict[str, Any] | str:
+    """The JSON object of ``path`` that names wahanorm as its generator and carries a schema
+    version (an ``index.json`` or a journal), or why it is none."""
+    raw = read_own(path, limit)
+    if isinstance(raw, str):
+        return raw
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        return f"it is not valid JSON ({exc.msg})"
+    if not isinstance(data, dict):
+        return "it is not a JSON object"
+    generator = data.get("generator")
+    if not isinstance(generator, str) or not generator.startswith("wahanorm "):
+        return "its generator is not wahanorm"
+    if not isinstance(data.get("schema_version"), int):
+        return "it has no schema_version"
+    return data
+
+
+def _is_wahanorm_json(path: Path, limit: int) -> bool:
+    """True when ``path`` is a regular file (not a link) of at most ``limit`` bytes of JSON
+    that names wahanorm as its generator and carries a schema version (an ``index.json`` or a
+    journal)."""
+    return isinstance(_own_json(path, limit), dict)
+
+
+def _shown(value: object) -> str:
+    """A value of a refused file, short and escaped, for its one line."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def ownership_problem(out_dir: Path) -> str | None:
@@ -67,8 +128,8 @@ def ownership_problem(out_dir: Path) -> str | None:
         return f"--out {out_dir} cannot be read ({exc.strerror or exc})"
     if (
         not names
-        or _is_wahanorm_json(out_dir / INDEX_NAME)
-        or _is_wahanorm_json(out_dir / JOURNAL)
+        or _is_wahanorm_json(out_dir / INDEX_NAME, MAX_INDEX_BYTES)
+        or _is_wahanorm_json(out_dir / JOURNAL, MAX_JOURNAL_BYTES)
         or STAGING in names  # a first run writing now (or cut short): its staging is its mark
     ):
         return None
@@ -93,8 +154,14 @@ def inputs_problem(out_dir: Path, inputs: Iterable[Path]) -> str | None:
 
 def claim_problem(out_dir: Path, inputs: Iterable[Path] = ()) -> str | None:
     """Why a run of ``inputs`` may not write ``out_dir``, or None (checked before anything is
-    converted, and again under the lock)."""
-    return inputs_problem(out_dir, inputs) or ownership_problem(out_dir)
+    converted, and again under the lock): among the reasons, a journal wahanorm refuses."""
+    problem = inputs_problem(out_dir, inputs) or ownership_problem(out_dir)
+    if problem is None and os.path.lexists(out_dir / JOURNAL):
+        try:
+            read_journal(out_dir)
+        except OutputError as refused:
+            return refused.message
+    return problem
 
 
 def _lock(fd: int, mode: int, out_dir: Path, on_wait: Callable[[str], None] | None) -> None:
@@ -121,18 +188,114 @@ def _lock(fd: int, mode: int, out_dir: Path, on_wait: Callable[[str], None] | No
 
 
 @contextlib.contextmanager
-def reading(out_dir: Path) -> Iterator[bool]:
-    """Hold ``out_dir`` against writers while reading it; yields False when a run into it was
-    cut short and not finished yet (its tree is then neither the old run nor the new one)."""
+def reading(out_dir: Path) -> Iterator[str | None]:
+    """Hold ``out_dir`` against writers while reading it; yields None when it holds one whole
+    run, else the one line that says why not: a run into it was cut short and not finished yet
+    (its tree is then neither the old run nor the new one). A journal wahanorm refuses raises
+    ``OutputError`` (its line says to look at it, not to run ``convert``, which refuses it too)."""
     if not out_dir.is_dir():
-        yield True
+        yield None
         return
     fd = os.open(out_dir, os.O_RDONLY | os.O_DIRECTORY)
     try:
         _lock(fd, fcntl.LOCK_SH, out_dir, None)
-        yield not (out_dir / JOURNAL).exists() and not (out_dir / JOURNAL).is_symlink()
+        cut_short = read_journal(out_dir) is not None  # OutputError: a journal refused
+        yield (
+            f"{out_dir} holds a run cut short; run 'wahanorm convert' to finish it"
+            if cut_short
+            else None
+        )
     finally:
         os.close(fd)
+
+
+def read_journal(out_dir: Path) -> tuple[list[tuple[str, str]], list[str]] | None:
+    """The journal of a run into ``out_dir`` that was decided and not finished: (staged name →
+    target, targets to remove); None when there is none. Read back as hostile input: bounded
+    before it is read, its shape checked, each staged name one plain file name in a real
+    staging folder directly in ``out_dir`` (a regular file, or gone: moved already), each
+    target a file wahanorm writes, reached through no link. Anything else raises
+    ``OutputError``, one line naming the journal and what is wrong; nothing is touched."""
+    path = out_dir / JOURNAL
+    if not os.path.lexists(path):
+        return None
+    try:
+        return _journal_entries(out_dir, path)
+    except _Refused as exc:
+        raise OutputError(
+            f"{path} is not a journal wahanorm wrote: {exc}; nothing was moved or removed "
+            f"(look at it, then remove it and {out_dir / STAGING} and run again)"
+        ) from None
+
+
+class _Refused(Exception):
+    """What is wrong with a journal (``read_journal`` says it in its one line)."""
+
+
+def _journal_entries(out_dir: Path, path: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    data = _own_json(path, MAX_JOURNAL_BYTES)
+    if isinstance(data, str):
+        raise _Refused(data)
+    if data["schema_version"] != 1:
+        raise _Refused(f"its schema_version {_shown(data['schema_version'])} is not 1")
+    write, remove = data.get("write"), data.get("remove")
+    if not isinstance(write, list) or not isinstance(remove, list):
+        raise _Refused("its 'write' and 'remove' are not both lists")
+    staging = out_dir / STAGING
+    try:
+        staged_mode = os.lstat(staging).st_mode
+    except OSError:
+        raise _Refused(f"{staging} is missing") from None
+    if not stat.S_ISDIR(staged_mode):
+        raise _Refused(f"{staging} is not a folder (a link, or a file)")
+    moves: list[tuple[str, str]] = []
+    names: set[str] = set()
+    targets: set[str] = set()
+    seen: set[str] = set()
+    for number, move in enumerate(write, start=1):
+        if not (
+            isinstance(move, list)
+            and len(move) == 2
+            and all(isinstance(part, str) for part in move)
+        ):
+            raise _Refused(f"its write entry {number} is not [staged name, target]")
+        name, rel = move
+        if not _STAGED_NAME.fullmatch(name):
+            raise _Refused(
+                f"its write entry {number} stages {_shown(name)}, not a plain file name of the "
+                "staging folder"
+            )
+        if name in names:
+            raise _Refused(f"its write entry {number} stages {_shown(name)} a second time")
+        _check_listed(out_dir, rel, f"its write entry {number}", targets, seen)
+        try:
+            mode = os.lstat(staging / name).st_mode
+        except FileNotFoundError:
+            mode = None  # moved already: a run finishing the journal was cut short too
+        if mode is not None and not stat.S_ISREG(mode):
+            raise _Refused(f"its staged file {_shown(name)} is not a regular file")
+        names.add(name)
+        moves.append((name, rel))
+    for number, rel in enumerate(remove, start=1):
+        if not isinstance(rel, str):
+            raise _Refused(f"its remove entry {number} is not a path")
+        _check_listed(out_dir, rel, f"its remove entry {number}", targets, seen)
+    return moves, list(remove)
+
+
+def _check_listed(out_dir: Path, rel: str, where: str, targets: set[str], seen: set[str]) -> None:
+    """Refuse a journal's target that is no file wahanorm writes, is named twice, or is reached
+    through a link or a file."""
+    problem = not_an_output_file(rel)
+    if problem:
+        raise _Refused(f"{where} names {_shown(rel)}: {problem}")
+    if rel in targets:
+        raise _Refused(f"{where} names {_shown(rel)} a second time")
+    targets.add(rel)
+    try:
+        check_target(out_dir, rel, seen)
+    except OutputError as exc:
+        raise _Refused(f"{where}: {exc.message}") from None
 
 
 def _crash_point(name: str) -> None:
@@ -166,6 +329,41 @@ def _remove_entry(path: Path) -> None:
         path.unlink(missing_ok=True)
     elif path.is_dir():
         shutil.rmtree(path)
+
+
+def check_target(out_dir: Path, rel: str, seen: set[str]) -> bool:
+    """Refuse a path of ``out_dir`` that is no file wahanorm writes, is unsafe or would pass through a symbolic link or a folder.
+    ``seen`` holds the folders checked already (each is checked once per pass). Returns
+    whether the file is there (a regular file)."""
+    problem = not_an_output_file(rel)
+    if problem:
+        raise OutputError(f"refusing to write {out_dir / rel}: {problem}")
+    root = os.fspath(out_dir)
+    parts = rel.split("/")
+    last = len(parts)
+    sub = ""
+    for depth, part in enumerate(parts, 1):
+        sub = f"{sub}/{part}" if sub else part
+        if sub in seen:
+            continue
+        try:
+            mode = os.lstat(f"{root}/{sub}").st_mode
+        except FileNotFoundError:
+            return False
+        if stat.S_ISLNK(mode):
+            raise OutputError(
+                f"{out_dir / sub} is a symbolic link: wahanorm never writes through links "
+                "(remove it and run again)"
+            )
+        if depth < last:
+            if not stat.S_ISDIR(mode):
+                raise OutputError(f"{out_dir / sub} is a file where wahanorm writes a folder")
+            seen.add(sub)
+        elif not stat.S_ISREG(mode):
+            raise OutputError(
+                f"{out_dir / sub} is not a regular file: wahanorm will not replace it"
+            )
+    return True
 
 
 class OutputFolder:
@@ -208,17 +406,12 @@ class OutputFolder:
 
     def recover(self) -> None:
         """Finish a run whose journal was written; throw away staging and temporary files of
-        runs cut short before it."""
-        journal = self.out / JOURNAL
-        if _is_wahanorm_json(journal):
-            data = orjson.loads(journal.read_bytes())
-            try:
-                moves = [(str(n), str(r)) for n, r in data.get("write", [])]
-                remove = [str(r) for r in data.get("remove", [])]
-            except (TypeError, ValueError):  # not a journal this writer wrote: nothing to do
-                moves, remove = [], []
-            self._commit(moves, remove)
-        _remove_entry(journal)
+        runs cut short before it. A journal wahanorm did not write stops here (``OutputError``),
+        nothing moved or removed."""
+        journal = read_journal(self.out)
+        if journal is not None:
+            self._commit(*journal)
+        _remove_entry(self.out / JOURNAL)
         _remove_entry(self.out / STAGING)
         for folder, dirs, names in os.walk(self.out):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
@@ -232,46 +425,19 @@ class OutputFolder:
         return listed_outputs(self.out)
 
     def _check_target(self, rel: str, seen: set[str]) -> bool:
-        """Refuse a path that is unsafe or would pass through a symbolic link or a folder.
-        ``seen`` holds the folders checked already (each is checked once per pass). Returns
-        whether the file is there (a regular file)."""
-        problem = unsafe_relpath(rel)
-        if problem:
-            raise OutputError(f"refusing to write {self.out / rel}: the path {problem}")
-        root = os.fspath(self.out)
-        parts = rel.split("/")
-        last = len(parts)
-        sub = ""
-        for depth, part in enumerate(parts, 1):
-            sub = f"{sub}/{part}" if sub else part
-            if sub in seen:
-                continue
-            try:
-                mode = os.lstat(f"{root}/{sub}").st_mode
-            except FileNotFoundError:
-                return False
-            if stat.S_ISLNK(mode):
-                raise OutputError(
-                    f"{self.out / sub} is a symbolic link: wahanorm never writes through links "
-                    "(remove it and run again)"
-                )
-            if depth < last:
-                if not stat.S_ISDIR(mode):
-                    raise OutputError(f"{self.out / sub} is a file where wahanorm writes a folder")
-                seen.add(sub)
-            elif not stat.S_ISREG(mode):
-                raise OutputError(
-                    f"{self.out / sub} is not a regular file: wahanorm will not replace it"
-                )
-        return True
+        return check_target(self.out, rel, seen)
 
-    def _current(self, rel: str) -> bytes | None:
+    def _current(self, rel: str, size: int) -> bytes | None:
+        """The bytes of the file ``rel`` when it holds ``size`` of them (else it is changed:
+        a file of another size, however large, is never read)."""
         try:
             fd = os.open(f"{os.fspath(self.out)}/{rel}", os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
             return None
         with os.fdopen(fd, "rb") as handle:
-            return handle.read()
+            if os.fstat(handle.fileno()).st_size != size:
+                return None
+            return handle.read(size + 1)
 
     def write(self, files: Mapping[str, str]) -> tuple[int, list[str]]:
         """Make the folder hold ``files`` and, of what the previous run wrote, nothing more:
@@ -283,17 +449,17 @@ class OutputFolder:
         remove = []
         for rel in sorted(previous - set(files)):
             try:
-                self._check_target(rel, seen)
+                there_now = self._check_target(rel, seen)
             except OutputError:
                 continue  # not a plain file of ours any more: left alone
-            if (self.out / rel).is_file():
+            if there_now:
                 remove.append(rel)
         # index.json last: it is what makes a folder wahanorm's, so it is replaced last
         order = sorted(r for r in files if r != INDEX_NAME)
         if INDEX_NAME in files:
             order.append(INDEX_NAME)
         data = {r: files[r].encode("utf-8") for r in order}
-        changed = [r for r in order if r not in there or self._current(r) != data[r]]
+        changed = [r for r in order if r not in there or self._current(r, len(data[r])) != data[r]]
         if not changed and not remove:
             return 0, []
         staging = self.out / STAGING
@@ -312,7 +478,13 @@ class OutputFolder:
                 "write": moves,
                 "remove": remove,
             }
-            (staging / "journal").write_bytes(orjson.dumps(journal))
+            decided = orjson.dumps(journal)
+            if len(decided) > MAX_JOURNAL_BYTES:  # its next reader would refuse it
+                raise OutputError(
+                    f"a run of {len(moves)} files into {self.out} needs a journal of more than "
+                    f"{MAX_JOURNAL_BYTES} bytes; write it in parts (nothing was changed)"
+                )
+            (staging / "journal").write_bytes(decided)
             os.replace(staging / "journal", self.out / JOURNAL)  # the run is decided here
         except BaseException:  # e.g. the disk is full: the old tree stays as it was
             with contextlib.suppress(OSError):
@@ -333,8 +505,8 @@ class OutputFolder:
             if step == len(moves) // 2:
                 _crash_point("commit")
             source = f"{staged}/{name}"
-            if unsafe_relpath(rel) or not _is_regular_file(source):
-                continue  # moved already (a run finishing a journal), or not ours
+            if not _is_regular_file(source):
+                continue  # moved already (a run finishing a journal)
             self._check_target(rel, seen)
             folder = rel.rpartition("/")[0]
             if folder not in made:
@@ -342,12 +514,8 @@ class OutputFolder:
                 made.add(folder)
             os.replace(source, f"{root}/{rel}")
         for rel in remove:
-            if unsafe_relpath(rel):
-                continue
-            try:
-                self._check_target(rel, seen)
-            except OutputError:
-                continue
+            if not self._check_target(rel, seen):
+                continue  # removed already
             (self.out / rel).unlink(missing_ok=True)
             self._remove_emptied(rel)
         (self.out / JOURNAL).unlink(missing_ok=True)
@@ -367,17 +535,21 @@ class OutputFolder:
 def listed_outputs(out_dir: Path) -> set[str]:
     """The files of ``out_dir`` that wahanorm wrote: those its ``index.json`` lists, and the
     index itself (empty when the folder holds no wahanorm index)."""
-    index = out_dir / INDEX_NAME
-    if not _is_wahanorm_json(index):
+    data = _own_json(out_dir / INDEX_NAME, MAX_INDEX_BYTES)
+    if isinstance(data, str):
         return set()
-    data = orjson.loads(index.read_bytes())
     listed = {INDEX_NAME}
-    for entry in data.get("entities", []):
+    entries = data.get("entities")
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
         try:
             rel = entry.get("path") or entity_relpath(entry)
-        except (AttributeError, ValueError):
+        except ValueError:
             continue
-        if isinstance(rel, str) and unsafe_relpath(rel) is None:
+        # only a file wahanorm writes, whatever else an index names (``check_target`` then
+        # refuses one reached through a link)
+        if isinstance(rel, str) and not_an_output_file(rel) is None:
             listed.add(rel)
     return listed
 
@@ -422,5 +594,10 @@ def existing_outputs(out_dir: Path) -> dict[str, str]:
             path = os.path.join(folder, name)
             if name.endswith(".json") and not name.startswith(".") and not os.path.islink(path):
                 with open(path, "rb") as handle:
+                    if os.fstat(handle.fileno()).st_size > MAX_INDEX_BYTES:  # a planted one
+                        raise OutputError(
+                            f"{path}: more than {MAX_INDEX_BYTES} bytes, more than wahanorm "
+                            "reads of one file of an output: not read"
+                        )
                     texts[prefix + name] = handle.read().decode("utf-8", errors="replace")
     return dict(sorted(texts.items()))

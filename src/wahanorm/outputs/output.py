@@ -8,6 +8,7 @@ JSON here (fast, and no pydantic); ``wahanorm.load`` turns them into models.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from wahanorm.contract.layout import INDEX_NAME, entity_relpath
 from wahanorm.contract.migrate import current_entity, current_index
 from wahanorm.contract.vocabulary import EDITIONS
 from wahanorm.errors import InputError
-from wahanorm.outputs.folder import reading
+from wahanorm.outputs.folder import MAX_INDEX_BYTES, reading
 
 JSON = dict[str, Any]
 
@@ -59,9 +60,17 @@ class Output:
                 path=str(folder),
             )
         try:
-            raw = path.read_bytes()
+            with path.open("rb") as handle:  # bounded: a planted huge index is not read
+                too_big = os.fstat(handle.fileno()).st_size > MAX_INDEX_BYTES
+                raw = b"" if too_big else handle.read(MAX_INDEX_BYTES + 1)
         except OSError as exc:
             raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
+        if too_big or len(raw) > MAX_INDEX_BYTES:
+            raise InputError(
+                f"{path}: more than {MAX_INDEX_BYTES} bytes, more than wahanorm reads of an index "
+                "(an export's is 2.3 MB): not read",
+                path=str(path),
+            )
         return cls(str(folder), _index(str(path), raw), folder=folder)
 
     @classmethod
@@ -73,12 +82,9 @@ class Output:
         if not folder.is_dir():
             yield cls.from_folder(folder)  # says why it is no output folder
             return
-        with reading(folder) as whole:
-            if not whole:
-                raise InputError(
-                    f"{folder} holds a run cut short; run 'wahanorm convert' to finish it",
-                    path=str(folder),
-                )
+        with reading(folder) as problem:
+            if problem:  # a run cut short
+                raise InputError(problem, path=str(folder))
             yield cls.from_folder(folder)
 
     @classmethod
@@ -178,6 +184,44 @@ def _entry_problem(entry: object) -> str | None:
 
 def _parse(where: str, raw: bytes) -> Any:
     try:
-        return orjson.loads(raw)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise InputError(f"{where} is not valid JSON ({exc})", path=where) from exc
+    check_depth(where, raw, data)
+    return data
+
+
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects read back from an output folder (what wahanorm writes
+nests 8 deep; the readers of ``out/`` that recurse stay far from Python's limit)."""
+
+_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def check_depth(where: str, raw: bytes | str, data: Any) -> None:
+    """Raise ``InputError`` when the JSON ``data`` (parsed from ``raw``) nests deeper than
+    ``MAX_JSON_DEPTH``, without recursion: its brackets, one level of innermost pairs dropped per
+    pass, are gone within the limit (0.02 s for an export's 4,546 files); brackets inside strings
+    can keep them, and then the parsed value is walked with a stack."""
+    text = raw.encode() if isinstance(raw, str) else raw
+    brackets = text.translate(_BRACKETS, _NOT_BRACKETS)
+    for _ in range(MAX_JSON_DEPTH):
+        if not brackets:
+            return
+        brackets = brackets.replace(b"[]", b"")
+    if not brackets:
+        return
+    stack: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, dict | list) else []
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > MAX_JSON_DEPTH:
+                    raise InputError(
+                        f"{where} nests arrays or objects deeper than {MAX_JSON_DEPTH} levels "
+                        "(no output wahanorm writes does): not read",
+                        path=where,
+                    )
+                stack.append((child, depth + 1))

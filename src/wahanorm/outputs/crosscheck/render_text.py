@@ -22,10 +22,10 @@ from wahanorm.outputs.diff.render_text import escaped, paint
 WORDS_LEGEND = "in a text, [-…-] is A's wording and {+…+} B's"
 
 
-def printable(report: CrosscheckReport) -> CrosscheckReport:
-    """The report with every control character and bidi override in its text escaped: what
-    an input holds never drives the reader's terminal."""
-    return CrosscheckReport.model_validate(escaped(report.model_dump()))
+def printable(report: CrosscheckReport, one_line: bool = False) -> CrosscheckReport:
+    """The report with every control character and bidi override in its text escaped (with
+    ``one_line``, a line break too): what an input holds never drives the reader's terminal."""
+    return CrosscheckReport.model_validate(escaped(report.model_dump(), one_line))
 
 
 def side_line(name: str, side: Side) -> str:
@@ -150,7 +150,7 @@ def one_sided_title(item: OneSided) -> str:
 
 def render_text(report: CrosscheckReport, colour: bool = False) -> str:
     """The whole report as terminal text (control characters escaped)."""
-    report = printable(report)
+    report = printable(report, one_line=True)
     lines = [paint(f"wahanorm crosscheck {report.a.spec} {report.b.spec}", "head", colour)]
     lines += [side_line("A", report.a), side_line("B", report.b)]
     if report.kinds or report.fields:

@@ -29,6 +29,7 @@ from wahanorm.outputs.diff.result import (
     Status,
 )
 from wahanorm.outputs.diff.shape import level
+from wahanorm.outputs.output import check_depth
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -134,9 +135,11 @@ def _check_identity(spec: str, rel: str, data: Entity, seen: bool) -> None:
 
 def _load_json(spec: str, rel: str, text: str) -> Any:
     try:
-        return orjson.loads(text)
+        data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise InputError(f"{spec}: {rel} is not valid JSON ({exc.msg}, line {exc.lineno})") from exc
+    check_depth(f"{spec}: {rel}", text, data)  # a deep file stops here, not in a recursion
+    return data
 
 
 def _key_of(rel: str, data: Entity) -> Key:

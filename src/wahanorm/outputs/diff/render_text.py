@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wahanorm.contract.ids import UNSAFE_CHARACTERS, escape_unsafe
+from wahanorm.contract.ids import UNSAFE_CHARACTERS, escape_line, escape_unsafe
 from wahanorm.contract.vocabulary import edition_name
 from wahanorm.outputs.diff.result import Change, Counts, DiffReport, EntityDiff, Side, WordOp
 from wahanorm.outputs.diff.values import plain_words
@@ -48,27 +48,31 @@ def counts_line(c: Counts) -> str:
     return f"{c.added} added, {c.removed} removed, {c.renamed} renamed, {c.changed} changed"
 
 
-def escaped(value: Any) -> Any:
+def escaped(value: Any, one_line: bool = False) -> Any:
     """``value`` (JSON of a report) with every control character and bidi override in its
-    text written as an escape."""
+    text written as an escape; with ``one_line``, a line break too (the text report prints each
+    name and change on a line of its own: nothing in them may start another)."""
     if isinstance(value, str):
-        return escape_unsafe(value) if UNSAFE_CHARACTERS.search(value) else value
+        if UNSAFE_CHARACTERS.search(value) is None:
+            return value
+        return escape_line(value) if one_line else escape_unsafe(value)
     if isinstance(value, list):
-        return [escaped(v) for v in value]
+        return [escaped(v, one_line) for v in value]
     if isinstance(value, dict):
-        return {k: escaped(v) for k, v in value.items()}
+        return {k: escaped(v, one_line) for k, v in value.items()}
     return value
 
 
-def printable(report: DiffReport) -> DiffReport:
+def printable(report: DiffReport, one_line: bool = False) -> DiffReport:
     """The report with every control character and bidi override in its text written as an
-    escape (``\\x1b``): what an input holds never drives the reader's terminal."""
-    return DiffReport.model_validate(escaped(report.model_dump()))
+    escape (``\\x1b``; with ``one_line``, a line break too): what an input holds never drives
+    the reader's terminal."""
+    return DiffReport.model_validate(escaped(report.model_dump(), one_line))
 
 
 def render_text(report: DiffReport, colour: bool = False) -> str:
     """The whole report as terminal text (control characters escaped)."""
-    report = printable(report)
+    report = printable(report, one_line=True)
     lines = [paint(f"wahanorm diff {report.old.spec} → {report.new.spec}", "head", colour)]
     if report.old.data_version or report.new.data_version:
         lines.append(f"data: {report.old.data_version} → {report.new.data_version}")

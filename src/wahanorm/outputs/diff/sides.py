@@ -53,11 +53,9 @@ def is_output_folder(path: Path) -> bool:
 
 def _from_path(spec: str, path: Path, convert: Convert) -> tuple[Snapshot, list[str]]:
     if is_output_folder(path) or (path / JOURNAL).exists():
-        with reading(path) as whole:
-            if not whole:
-                raise InputError(
-                    f"{spec}: holds a run cut short; run wahanorm convert to finish it"
-                )
+        with reading(path) as problem:
+            if problem:  # a run cut short
+                raise InputError(problem)
             files = existing_outputs(path)
             return Snapshot(spec, "output", files), _index_notes(spec, files)
     return _convert(spec, [path], "inputs", convert)
