@@ -212,7 +212,7 @@ def test_check_with_sqlite_is_refused_before_anything_is_read(work: Path) -> Non
 def test_check_of_a_missing_out_is_stale_and_of_a_file_a_usage_error(work: Path) -> None:
     missing = run(work, "convert", "in", "--check", "--out", "nothere", "--no-cache")
     assert one_line(missing, 1) == (
-        "wahanorm: nothere does not exist; run 'wahanorm convert' to write it"
+        "wahanorm: nothere does not exist; 'wahanorm convert in --out nothere' writes it"
     )
     a_file = run(work, "convert", "in", "--check", "--out", "a-file.txt", "--no-cache")
     assert one_line(a_file) == "wahanorm: error: --out a-file.txt is a file, not a folder"
@@ -223,6 +223,32 @@ def test_check_names_a_truncated_entity_file_as_stale(work: Path) -> None:
     done = run(work, "convert", "in", "--check", "--no-cache")
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == f"stale: out/{rel}"
+
+
+def test_check_tells_stale_from_missing_names_its_folder_and_the_command_that_mends_it(
+    work: Path,
+) -> None:
+    rel = _truncate(work / "out")
+    sheet = work / "out" / SHEET
+    if sheet.exists() and SHEET != rel:
+        sheet.unlink()
+    done = run(work, "convert", "in", "--check", "--out", "out", "--no-cache", "-q")
+    # under --quiet, the one line: the folder, the counts, the command with its inputs
+    said = one_line(done, 1)
+    assert said.startswith("wahanorm: out is not what 'wahanorm convert in' writes now (1 stale")
+    assert said.endswith("; run it")
+    loud = run(work, "convert", "in", "--check", "--out", "out", "--no-cache")
+    lines = loud.stderr.splitlines()
+    assert f"stale: out/{rel}" in lines
+    assert all(
+        (work / line.split(": ", 1)[1]).exists() for line in lines if line.startswith("stale:")
+    )
+    assert not any(
+        (work / line.split(": ", 1)[1]).exists() for line in lines if line.startswith("missing:")
+    )
+    fixed = run(work, *said.split("'")[1].split()[1:], "--no-cache", "-q")
+    assert fixed.returncode == 0
+    assert run(work, "convert", "in", "--check", "--no-cache").returncode == 0
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import gc
 import os
+import shlex
 import sys
 import time
 from collections import Counter
@@ -218,7 +219,7 @@ def _written(
     from wahanorm.pipeline.cache import stamp_matches, store_stamp
 
     if args.check:
-        return _check(args.out, result.files)
+        return _check(args, result.files)
     if not args.quiet:
         print_diagnostics(result.rows())
     if not result.counts():
@@ -307,9 +308,27 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
         yield update
 
 
-def _check(out: Path, files: dict[str, str]) -> int:
+def _convert_command(args: argparse.Namespace) -> str:
+    """The command that writes what ``--check`` compared: the same inputs, ``--out`` and
+    ``--edition`` (``wahanorm convert`` alone only for the samples into ``out/``)."""
+    words = ["wahanorm", "convert", *(str(p) for p in args.inputs or [])]
+    if args.out != DEFAULT_OUT:
+        words += ["--out", str(args.out)]
+    if args.edition:
+        words += ["--edition", str(args.edition)]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+SHOWN_PER_KIND = 20
+"""How many files of each kind (stale, missing, extra) ``--check`` names before it counts."""
+
+
+def _check(args: argparse.Namespace, files: dict[str, str]) -> int:
+    """Compare ``--out`` with what the run would write: 0 when it is that, 1 when not, naming
+    the folder, what differs (unless ``--quiet``) and the command that brings it current."""
+    out, command = args.out, _convert_command(args)
     if not out.exists():
-        say(f"wahanorm: {out} does not exist; run 'wahanorm convert' to write it")
+        say(f"wahanorm: {out} does not exist; '{command}' writes it")
         return 1
     from wahanorm.outputs.folder import (
         existing_outputs,
@@ -325,27 +344,30 @@ def _check(out: Path, files: dict[str, str]) -> int:
     if problem:  # a run cut short
         say(f"wahanorm: {problem}")
         return 1
-    stale = sorted(rel for rel in files if current.get(rel) != files[rel])
+    stale = sorted(rel for rel in files if rel in current and current[rel] != files[rel])
+    missing = sorted(rel for rel in files if rel not in current)
     extra = sorted(set(present) - set(files))  # any file the run would not write
-    if not stale and not extra:
-        say(f"wahanorm: {out} is up to date ({len(files)} files)", sys.stdout)
+    if not stale and not missing and not extra:
+        say(f"wahanorm: {out} is up to date ({_count(len(files), 'file')})", sys.stdout)
         return 0
-    for rel in stale[:20]:
-        say(f"stale: {out / rel}")
     listed = listed_outputs(out)
     theirs = [rel for rel in extra if rel not in listed and not own_leftover(rel)]
-    for rel in extra[:20]:
-        if rel not in theirs:
-            say(f"not written any more: {out / rel}")
-        else:
-            say(f"not wahanorm's: {out / rel} (convert leaves it; remove it)")
-    advice = "run 'wahanorm convert'" + (
-        f", and remove the {_count(len(theirs), 'file')} not wahanorm's" if theirs else ""
+    if not args.quiet:
+        for word, rels in (("stale", stale), ("missing", missing)):
+            for rel in rels[:SHOWN_PER_KIND]:
+                say(f"{word}: {out / rel}")
+        for rel in extra[:SHOWN_PER_KIND]:
+            if rel not in theirs:
+                say(f"not written any more: {out / rel}")
+            else:
+                say(f"not wahanorm's: {out / rel} (convert leaves it; remove it)")
+    counts = ", ".join(
+        f"{len(rels)} {word}"
+        for word, rels in (("stale", stale), ("missing", missing), ("extra", extra))
+        if rels
     )
-    say(
-        f"wahanorm: {out} is not what 'wahanorm convert' writes now "
-        f"({len(stale)} stale, {len(extra)} extra); {advice}"
-    )
+    mine = f", and remove the {_count(len(theirs), 'file')} not wahanorm's" if theirs else ""
+    say(f"wahanorm: {out} is not what '{command}' writes now ({counts}); run it{mine}")
     return 1
 
 
