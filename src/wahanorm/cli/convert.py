@@ -352,15 +352,15 @@ def _check(args: argparse.Namespace, files: dict[str, str]) -> int:
         return 0
     listed = listed_outputs(out)
     theirs = [rel for rel in extra if rel not in listed and not own_leftover(rel)]
+    # Under --quiet only what the command cannot mend: the files that are not wahanorm's.
+    said = [("stale", stale), ("missing", missing)] if not args.quiet else []
+    said.append(("not wahanorm's", theirs))
     if not args.quiet:
-        for word, rels in (("stale", stale), ("missing", missing)):
-            for rel in rels[:SHOWN_PER_KIND]:
-                say(f"{word}: {out / rel}")
-        for rel in extra[:SHOWN_PER_KIND]:
-            if rel not in theirs:
-                say(f"not written any more: {out / rel}")
-            else:
-                say(f"not wahanorm's: {out / rel} (convert leaves it; remove it)")
+        said.append(("not written any more", [rel for rel in extra if rel not in theirs]))
+    for word, rels in said:
+        for rel in rels[:SHOWN_PER_KIND]:
+            mend = " (convert leaves it; remove it)" if word == "not wahanorm's" else ""
+            say(f"{word}: {out / rel}{mend}")
     counts = ", ".join(
         f"{len(rels)} {word}"
         for word, rels in (("stale", stale), ("missing", missing), ("extra", extra))
