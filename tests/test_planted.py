@@ -438,3 +438,34 @@ def test_a_huge_planted_index_is_refused_unread(project: Path) -> None:
             timeout=120,
         )
         assert (done.returncode, done.stderr.splitlines()) == (2, [line]), argv
+
+
+def test_an_entity_file_that_links_out_of_the_folder_is_not_read(project: Path) -> None:
+    """A committed ``out/`` whose entity file is a link to a file of the user's (or whose folder
+    on the way is a link out): ``db`` and ``show`` refuse it in one line and never read it."""
+    secret = project / "victim" / "secret.json"
+    secret.parent.mkdir(exist_ok=True)
+    secret.write_text('{"kind": "rule", "id": "x", "name": "SECRET", "text": "SECRET"}\n')
+    shutil.copytree(project / "out", project / "linked")
+    (project / "linked" / RULE).unlink()
+    (project / "linked" / RULE).symlink_to(secret)
+    for argv, prefix in (
+        (("db", "linked", "x.db"), "wahanorm: error: "),
+        (("show", "--out", "linked", "voice-of-command"), "wahanorm show: "),
+    ):
+        done = wahanorm(project, *argv)
+        assert done.returncode == 2, argv
+        assert done.stderr.splitlines() == [
+            f"{prefix}linked: {RULE} lies outside the folder (a link): not read"
+        ], argv
+        assert "SECRET" not in done.stdout + done.stderr
+    shutil.copytree(project / "out", project / "via")
+    folder = project / "via" / Path(RULE).parent
+    shutil.copytree(folder, project / "victim" / "rules")
+    shutil.rmtree(folder)
+    folder.symlink_to(project / "victim" / "rules")
+    done = wahanorm(project, "show", "--out", "via", "voice-of-command")
+    assert (done.returncode, done.stderr.splitlines()) == (
+        2,
+        [f"wahanorm show: via: {RULE} lies outside the folder (a link): not read"],
+    )

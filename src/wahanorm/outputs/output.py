@@ -8,7 +8,9 @@ JSON here (fast, and no pydantic); ``wahanorm.load`` turns them into models.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,18 +61,7 @@ class Output:
                 "'wahanorm convert' first or give --out",
                 path=str(folder),
             )
-        try:
-            with path.open("rb") as handle:  # bounded: a planted huge index is not read
-                too_big = os.fstat(handle.fileno()).st_size > MAX_INDEX_BYTES
-                raw = b"" if too_big else handle.read(MAX_INDEX_BYTES + 1)
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from exc
-        if too_big or len(raw) > MAX_INDEX_BYTES:
-            raise InputError(
-                f"{path}: more than {MAX_INDEX_BYTES} bytes, more than wahanorm reads of an index "
-                "(an export's is 2.3 MB): not read",
-                path=str(path),
-            )
+        raw = read_own_file(path, MAX_INDEX_BYTES, "of an index (an export's is 2.3 MB)")
         return cls(str(folder), _index(str(path), raw), folder=folder)
 
     @classmethod
@@ -111,12 +102,12 @@ class Output:
             data = _parse(f"{self.label}: {rel}", self.texts[rel].encode())
         else:
             assert self.folder is not None
-            try:
-                raw = (self.folder / rel).read_bytes()
-            except OSError as exc:
-                raise InputError(
-                    f"{self.label}: cannot read {rel}, listed in the index ({exc.strerror})"
-                ) from exc
+            path = self.folder / rel
+            inside = os.path.realpath(path).startswith(os.path.realpath(self.folder) + os.sep)
+            if not inside:  # a folder on the way is a link out of the output folder
+                raise InputError(f"{self.label}: {rel} lies outside the folder (a link): not read")
+            said = f"{self.label}: cannot read {rel}, listed in the index"
+            raw = read_own_file(path, MAX_ENTITY_BYTES, "of an entity file (49 KB at most)", said)
             data = _parse(f"{self.label}: {rel}", raw)
         if not isinstance(data, dict):
             raise InputError(f"{self.label}: {rel} is not an entity (not a JSON object)")
@@ -189,6 +180,44 @@ def _parse(where: str, raw: bytes) -> Any:
         raise InputError(f"{where} is not valid JSON ({exc})", path=where) from exc
     check_depth(where, raw, data)
     return data
+
+
+MAX_ENTITY_BYTES = 16 * 1024 * 1024
+"""The most of one entity file that is read back (wahanorm writes none over 49 KB)."""
+
+
+def read_own_file(path: Path, limit: int, what: str, said: str | None = None) -> bytes:
+    """The bytes of a file of ``out/`` read back, as input: a regular file, not a symbolic
+    link (an ``out/`` someone committed may link ``/etc/passwd``), never a pipe waited on, of at
+    most ``limit`` bytes (checked before it is read, and while: one that grows is refused);
+    otherwise an ``InputError`` that says why, of ``said`` (``path`` unless given)."""
+    said = said or f"{path}: cannot read it"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        why = "a symbolic link: not followed" if exc.errno == errno.ELOOP else exc.strerror
+        raise InputError(f"{said} ({why or exc})", path=str(path)) from exc
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{said} (Is a directory)", path=str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{said} (not a regular file: not read)", path=str(path))
+        if info.st_size > limit:
+            raw = b""
+        else:
+            with os.fdopen(os.dup(fd), "rb") as handle:
+                raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"{said} ({exc.strerror or exc})", path=str(path)) from exc
+    finally:
+        os.close(fd)
+    if info.st_size > limit or len(raw) > limit:
+        raise InputError(
+            f"{path}: more than {limit} bytes, more than wahanorm reads {what}: not read",
+            path=str(path),
+        )
+    return raw
 
 
 MAX_JSON_DEPTH = 64
