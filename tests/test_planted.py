@@ -469,3 +469,15 @@ def test_an_entity_file_that_links_out_of_the_folder_is_not_read(project: Path) 
         2,
         [f"wahanorm show: via: {RULE} lies outside the folder (a link): not read"],
     )
+
+
+def test_a_linked_index_is_not_read(project: Path) -> None:
+    shutil.copytree(project / "out", project / "linked")
+    (project / "victim").mkdir(exist_ok=True)
+    shutil.move(project / "linked" / "index.json", project / "victim" / "index.json")
+    (project / "linked" / "index.json").symlink_to(project / "victim" / "index.json")
+    done = wahanorm(project, "show", "--out", "linked", "voice-of-command")
+    assert (done.returncode, done.stderr.splitlines()) == (
+        2,
+        ["wahanorm show: linked/index.json: cannot read it (a symbolic link: not followed)"],
+    )
