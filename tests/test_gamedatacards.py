@@ -225,3 +225,56 @@ def test_whole_shared_files(edition: str) -> None:
         assert extraction.entities, path
         if path.name != "core.json":
             assert {e.edition for e in extraction.entities} == {int(edition[:2])}
+
+
+def test_language_on_a_datasheet(tmp_path: Path) -> None:
+    """``--language de``: the Warboss's keywords the file translates are German, its name
+    (which the file gives in English only) stays English and is counted as untranslated, its
+    id is the English one; the language is in index.json."""
+    raw = json.loads(ELEVENTH.read_text(encoding="utf-8"))
+    entry = next(d for d in raw["datasheets"] if d["name"]["en"] == "Warboss")
+    german = [k["de"].upper() for k in entry["keywords"] if "de" in k]
+    assert german == ["CHARAKTERMODELL"]
+    english_sheet = _sheet(ELEVENTH, "orks/warboss")
+    extraction = read_path(ELEVENTH, language="de")
+    sheet = next(e for e in extraction.entities if e.id == "orks/warboss")
+    assert isinstance(sheet, Datasheet)
+    assert sheet.name == "Warboss"
+    assert "CHARAKTERMODELL" in sheet.keywords and "CHARACTER" not in sheet.keywords
+    assert "CHARACTER" in english_sheet.keywords
+    assert sheet.profiles == english_sheet.profiles
+    missing = [d for d in extraction.report.diagnostics if d.code == "translation-missing"]
+    assert len(missing) == 1 and "no 'de' translation" in missing[0].message
+    detachment = next(e for e in extraction.entities if e.id == "orks/blitz-brigade")
+    assert isinstance(detachment, Detachment)
+    assert detachment.force_disposition == "Auskundschaften"
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "wahanorm", "convert", str(ELEVENTH), "--out", str(out),
+         "--language", "de", "--no-cache"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    index = json.loads((out / "index.json").read_text(encoding="utf-8"))
+    assert index["language"] == "de"
+    card = json.loads((out / "11ed" / "datasheet" / "orks" / "warboss.json").read_text("utf-8"))
+    assert "CHARAKTERMODELL" in card["keywords"]
+
+
+def test_a_folder_with_other_json_files(tmp_path: Path) -> None:
+    """In a folder a ``.json`` that is neither Game-Datacards nor BSData is skipped (a
+    warning), not an error; the Game-Datacards file beside it is read."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "orks.json").write_bytes(ELEVENTH.read_bytes())
+    (folder / "settings.json").write_text('{"theme": "dark"}\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "wahanorm", "convert", str(folder), "--out", str(tmp_path / "o"),
+         "--no-cache"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    index = json.loads((tmp_path / "o" / "index.json").read_text(encoding="utf-8"))
+    codes = {(d["code"], Path(d["path"]).name) for d in index["diagnostics"]}
+    assert ("skipped-input", "settings.json") in codes
+    assert not [d for d in index["diagnostics"] if d["severity"] == "error"]

@@ -189,8 +189,9 @@ def _draft(gdc: Gdc, entry: dict[str, Any]) -> DatasheetDraft | None:
         costs=_costs(gdc, english_name, entry, line),
         leader=leader,
         led_by=led_by,
-        # keywords as the contract holds them, in English (upper case; the builder sorts them)
-        keywords=[name_text(english(k)) for k in _list(entry.get("keywords"))],
+        # in the language asked, as the file prints them (the builder makes them upper case
+        # and sorts them)
+        keywords=[name_text(gdc.pick(k)) for k in _list(entry.get("keywords"))],
         faction_keywords=factions,
     )
 

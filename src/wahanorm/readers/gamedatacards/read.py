@@ -84,7 +84,7 @@ def read_gdc(source: Source, context: ReadContext) -> Reading:
     data = _load(source, report)
     if data is None:
         return reading
-    language = Language(getattr(context, "language", None) or ENGLISH)
+    language = Language(source.language or ENGLISH)
     gdc = Gdc(path=source.display, report=report, language=language)
     gdc.lines = _id_lines(source.text)
     name = data.get("name")
@@ -241,7 +241,7 @@ def _said(gdc: Gdc) -> None:
                 f"{language.missing} names and texts have no {language.code!r} translation; "
                 "English kept",
             )
-        if language.plain:
+        if language.plain and not language.seen:
             gdc.report.warning(
                 "translation-missing",
                 f"the file gives its {language.plain} names and texts in one language only (no "

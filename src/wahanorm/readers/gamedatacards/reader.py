@@ -13,10 +13,12 @@ _OBJECT = re.compile(rb"^\s*\{")
 _MARKS = (b'"compatibleDataVersion"', b'game-datacards.eu"')
 """What a Game-Datacards file holds near its top: its data version (a faction's file) or the
 app's link (the core file)."""
-_ENTRIES = re.compile(rb'"(?:datasheets|stratagems|detachments|enhancements)"\s*:\s*\[')
+_ENTRIES = re.compile(
+    rb'"(?:(?:datasheets|stratagems|detachments|enhancements)"\s*:\s*\[|rules"\s*:\s*\{)'
+)
 _OTHER_ROOT = re.compile(rb'^\s*\{\s*"(?:catalogue|gameSystem)"\s*:')
 """A BattleScribe catalogue in JSON: never a Game-Datacards file, whatever it holds."""
-HEAD = 65536
+HEAD = 16384
 """How much of a file is looked at to recognise it."""
 
 
@@ -30,6 +32,14 @@ def looks_like_gdc(head: bytes) -> bool:
     return any(mark in body for mark in _MARKS) and _ENTRIES.search(body) is not None
 
 
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(HEAD)
+    except OSError:
+        return b""
+
+
 class GameDatacardsReader:
     """A Game-Datacards faction file (``orks.json``) of either edition."""
 
@@ -38,7 +48,11 @@ class GameDatacardsReader:
     together: ClassVar[bool] = False
 
     def wants(self, path: Path, in_folder: bool) -> bool:
-        return path.suffix.lower() == ".json"
+        # In a folder a ``.json`` promises nothing (a BSData catalogue, a tool's settings):
+        # it is wanted when its first bytes open a Game-Datacards file; named, by its name.
+        if path.suffix.lower() != ".json":
+            return False
+        return not in_folder or looks_like_gdc(_head(path))
 
     def recognises(self, source: Source) -> bool:
         return looks_like_gdc(source.head(HEAD))
