@@ -278,3 +278,28 @@ def test_a_folder_with_other_json_files(tmp_path: Path) -> None:
     codes = {(d["code"], Path(d["path"]).name) for d in index["diagnostics"]}
     assert ("skipped-input", "settings.json") in codes
     assert not [d for d in index["diagnostics"] if d["severity"] == "error"]
+
+
+def test_markup_becomes_rules_text() -> None:
+    """The file's markup as the contract's rules text: bold and keyword markup out (a keyword
+    in capitals), bullets as items (inline ones too, ◦ one level under ■), the file's own list
+    written straight inside a list nested under the item before it, "&" and "<" kept as words.
+    (Texts from 11th/orks.json: Da Big Hunt's rule; an Astra Militarum wargear option.)"""
+    from wahanorm.readers.gamedatacards.text import rules_text
+
+    text = (
+        "Select one **MONSTER** unit:\n\n<ul><li>■  When a <k>Beast Snagga</k> unit charges:</li>\n"
+        "<ul><li>It can re-roll that **charge roll**.</li>\n<li>It <u>must</u> end engaged.</li>"
+        "</ul></ul>\n\n■ Each time a model attacks, add 1 & <more>."
+    )
+    assert rules_text(text) == (
+        "Select one MONSTER unit:\n"
+        "- When a BEAST SNAGGA unit charges:\n"
+        "  - It can re-roll that charge roll.\n"
+        "  - It must end engaged.\n"
+        "- Each time a model attacks, add 1 & <more>."
+    )
+    option = "This model can be equipped with one of the following:  ◦ 1 autocannon ◦ 1 lascannon"
+    assert rules_text(option) == (
+        "This model can be equipped with one of the following:\n- 1 autocannon\n- 1 lascannon"
+    )

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from wahanorm.blocks.clean.characters import normalize_text
-from wahanorm.blocks.html_text import TextLine, nested_lines, parse_fragment, walk
+from wahanorm.blocks.html_text import Element, TextLine, nested_lines, parse_fragment, walk
 
 ENGLISH = "en"
 _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
@@ -93,7 +93,20 @@ def text_lines(raw: str) -> tuple[TextLine, ...]:
     """A text's lines as the HTML walker reads them, bullets as list items."""
     if not raw.strip():
         return ()
-    return tuple(line for line in walk(parse_fragment(as_html(raw))) if line.mark is None)
+    root = parse_fragment(as_html(raw))
+    _nest_lists(root)
+    return tuple(line for line in walk(root) if line.mark is None)
+
+
+def _nest_lists(root: Element) -> None:
+    """A list the file writes straight inside a list (``<ul><li>…</li><ul><li>…</li></ul></ul>``)
+    is the sub-list of the item before it, as a page nests it."""
+    for inner in list(root.iter("ul", "ol")):
+        parent = inner.getparent()
+        before = inner.getprevious()
+        nested = parent is not None and parent.tag in ("ul", "ol")
+        if nested and before is not None and before.tag == "li":
+            before.append(inner)
 
 
 def rules_text(raw: str) -> str:
@@ -110,13 +123,20 @@ def as_html(raw: str) -> str:
     text = "".join(p if _KNOWN_TAG.fullmatch(p) else html.escape(p, quote=False) for p in pieces)
     out: list[str] = []
     depth = 0
+    kinds: list[bool] = []  # the kinds of bullet of the open list, by level (True: ◦ ▫)
     for line in text.split("\n"):
         for piece in _INLINE_BULLET.sub("\n", line).split("\n"):
             bullet = _BULLET.match(piece)
             level = 0
             if bullet is not None and piece.strip()[:1] in _FIRST + _SECOND:
-                level = 2 if bullet.group(1) in _SECOND else 1
-                level = min(level, depth + 1) if depth else 1
+                # a kind of bullet (■ or ◦) keeps the level it was first met at in this list;
+                # another kind after it is a level under it
+                kind = bullet.group(1) in _SECOND
+                if kind in kinds:
+                    del kinds[kinds.index(kind) + 1 :]
+                else:
+                    kinds.append(kind)
+                level = len(kinds)
                 piece = piece[bullet.end() :]
             else:
                 # a bullet opening an item of the file's own list is the item's marker
@@ -132,6 +152,7 @@ def as_html(raw: str) -> str:
                 continue
             if not piece.strip():
                 continue  # a blank line: the walker's lines have none
+            kinds.clear()
             while depth:
                 out.append("</ul>")
                 depth -= 1
