@@ -50,6 +50,14 @@ def test_bsdata_json_still_read_by_bsdata(tmp_path: Path) -> None:
     catalogue.write_text('{"catalogue": {"id": "a", "name": "X"}}', encoding="utf-8")
     reader = reader_for(Source(catalogue, str(catalogue)))
     assert reader is not None and reader.name == "bsdata"
+    # the committed 11th-edition BSData catalogues in JSON: BSData's, never this reader's
+    folder = Path(__file__).parent / "fixtures" / "bsdata" / "wh40k-11e-2026-07-22"
+    found = sorted(folder.glob("*.json"))
+    assert found
+    for path in found:
+        reader = reader_for(Source(path, str(path)))
+        assert reader is not None and reader.name == "bsdata", path
+        assert not GameDatacardsReader().wants(path, True)
 
 
 def test_eleventh_edition_datasheet_facts() -> None:
