@@ -311,3 +311,24 @@ def test_markup_becomes_rules_text() -> None:
     assert rules_text(option) == (
         "This model can be equipped with one of the following:\n- 1 autocannon\n- 1 lascannon"
     )
+
+
+def test_boxes_weapon_abilities_and_headings_of_the_shared_file() -> None:
+    """From 10th/astramilitarum.json: Commissar Yarrick's primarch box (no text of its own,
+    three sub-abilities) gives its sub-abilities; the Scout Sentinels' weapon ability One Shot
+    (``rangedWeapons[].abilities``) is a wargear ability; the army rule's headings (parts of
+    type ``header``: the Orders' names) are lines of its text."""
+    from tests.conftest import shared_path
+
+    path = shared_path("game-datacards", "10th", "astramilitarum.json")
+    found = _entities(path)
+    yarrick = found[("datasheet", "astra-militarum/commissar-yarrick")]
+    assert isinstance(yarrick, Datasheet)
+    names = [a.name for a in yarrick.abilities.datasheet]
+    assert names.count("Hero of Hades Hive") == 1
+    assert {"Counterstrategist", "Decisive Command", "Inspiring Hero"} <= set(names)
+    sentinels = found[("datasheet", "astra-militarum/scout-sentinels")]
+    assert isinstance(sentinels, Datasheet)
+    assert [a.name for a in sentinels.abilities.wargear] == ["One Shot"]
+    rule = found[("rule", "astra-militarum/voice-of-command")]
+    assert "MOVE! MOVE! MOVE!" in rule.text.split("\n")  # type: ignore[attr-defined]

@@ -101,6 +101,26 @@ _DROPPED = frozenset(
         "leaderFooter",
     }
 )
+_DISPLAY = frozenset(
+    {
+        "showName",
+        "showDamagedMarker",
+        "showAbility",
+        "showDescription",
+        "showAtTop",
+        "showInfo",
+        "showInvulnerableSave",
+        "showDamagedAbility",
+    }
+)
+"""How the app shows a card (flags); the ones that hide a value are read."""
+_ABILITY_READ = frozenset({"name", "description", "isAura", "restriction", "abilities"})
+_STATS_READ = frozenset({"name", "m", "t", "sv", "w", "ld", "oc", "active"})
+_PROFILE_READ = frozenset(
+    {"name", "range", "attacks", "skill", "strength", "ap", "damage", "keywords", "active"}
+)
+_WEAPON_READ = frozenset({"profiles", "abilities", "active"})
+_POINTS_READ = frozenset({"cost", "models", "keyword", "detachment", "active"})
 _ABILITIES_READ = frozenset(
     {"core", "faction", "wargear", "other", "special", "primarch", "invul", "damaged"}
 )
@@ -176,7 +196,7 @@ def _draft(gdc: Gdc, entry: dict[str, Any]) -> DatasheetDraft | None:
             *_weapons(gdc, english_name, entry.get("rangedWeapons"), "ranged", line),
             *_weapons(gdc, english_name, entry.get("meleeWeapons"), "melee", line),
         ],
-        abilities=_abilities(gdc, abilities),
+        abilities=_abilities(gdc, abilities, _weapon_boxes(entry)),
         transport=rules_text(gdc.pick(entry.get("transport"))) or None,
         damaged=_damaged(gdc, abilities.get("damaged")),
         wargear_options=[
@@ -196,6 +216,16 @@ def _draft(gdc: Gdc, entry: dict[str, Any]) -> DatasheetDraft | None:
     )
 
 
+def _weapon_boxes(entry: dict[str, Any]) -> list[Any]:
+    """The abilities the file gives weapons (``rangedWeapons[].abilities``)."""
+    found: list[Any] = []
+    for key in ("rangedWeapons", "meleeWeapons"):
+        for weapon in _list(entry.get(key)):
+            if isinstance(weapon, dict):
+                found.extend(_list(weapon.get("abilities")))
+    return found
+
+
 def _stat(text: object) -> Stat | None:
     if isinstance(text, (int, str)) and not isinstance(text, bool) and str(text).strip():
         return parse_stat(str(text))
@@ -203,6 +233,7 @@ def _stat(text: object) -> Stat | None:
 
 
 def _profile(gdc: Gdc, unit: str, stats: dict[str, Any], invulnerable: Stat | None) -> Profile:
+    gdc.keys("datasheets.stats", stats, _STATS_READ, _DISPLAY)
     values = {field: _stat(stats.get(key)) for key, field in _STATS}
     missing = [key.upper() for key, field in _STATS if values[field] is None]
     name = name_text(gdc.pick(stats.get("name"))) or unit
@@ -220,6 +251,7 @@ def _invulnerable(gdc: Gdc, invul: object) -> Stat | None:
     note; None where the file gives none (10th edition: an empty value or one not shown)."""
     if not isinstance(invul, dict):
         return None
+    gdc.keys("datasheets.abilities.invul", invul, frozenset({"value", "info"}), _DISPLAY)
     value = invul.get("value")
     if (
         invul.get("showInvulnerableSave") is False
@@ -244,6 +276,7 @@ def _weapons(gdc: Gdc, unit: str, weapons: object, kind: str, line: int | None) 
     for weapon in _list(weapons):
         if not isinstance(weapon, dict) or weapon.get("active", True) is False:
             continue
+        gdc.keys("datasheets.weapons", weapon, _WEAPON_READ, _DISPLAY)
         profiles = [p for p in _list(weapon.get("profiles")) if isinstance(p, dict)]
         for profile in profiles:
             if profile.get("active", True) is False:
@@ -257,6 +290,7 @@ def _weapons(gdc: Gdc, unit: str, weapons: object, kind: str, line: int | None) 
 def _weapon(
     gdc: Gdc, unit: str, profile: dict[str, Any], kind: str, several: bool, line: int | None
 ) -> Weapon | None:
+    gdc.keys("datasheets.weapons.profiles", profile, _PROFILE_READ, _DISPLAY)
     english_full = name_text(english(profile.get("name")))
     full = name_text(gdc.pick(profile.get("name"))) or english_full
     if not english_full:
@@ -317,13 +351,27 @@ def _weapon_abilities(
     return list(parsed.abilities)
 
 
-def _abilities(gdc: Gdc, abilities: dict[str, Any]) -> AbilityGroups:
+def _abilities(gdc: Gdc, abilities: dict[str, Any], weapon_abilities: list[Any]) -> AbilityGroups:
+    """The abilities by group; a box's own sub-abilities (``abilities`` of a primarch's box)
+    after it in its group; the abilities the file gives a weapon (``One Shot``) as wargear
+    abilities."""
     groups = AbilityGroups()
-    for key in ("core", "faction", *_OWN, "wargear"):
-        for item in _list(abilities.get(key)):
-            ability = _ability(gdc, key, item)
-            if ability is not None:
-                groups.group(_GROUPS.get(key, "datasheet")).append(ability)
+    given = [(key, item) for key in ("core", "faction", *_OWN, "wargear")
+             for item in _list(abilities.get(key))]  # fmt: skip
+    given.extend(("wargear", item) for item in weapon_abilities)
+    for key, item in given:
+        into = groups.group(_GROUPS.get(key, "datasheet"))
+        heads_only = (
+            isinstance(item, dict) and item.get("abilities") and not item.get("description")
+        )
+        ability = None if heads_only else _ability(gdc, key, item)
+        if ability is not None:
+            into.append(ability)
+        if isinstance(item, dict):
+            for sub_item in _list(item.get("abilities")):
+                found = _ability(gdc, key, sub_item)
+                if found is not None:
+                    into.append(found)
     return groups
 
 
@@ -331,9 +379,13 @@ def _ability(gdc: Gdc, group: str, item: object) -> Ability | None:
     """One ability: a core one by its name and parameter (``Deadly Demise D6``), a faction one
     by its name, the others with their text (``isAura`` its aura flag)."""
     if isinstance(item, dict):
+        gdc.keys("datasheets.abilities", item, _ABILITY_READ, _DISPLAY | {"isPsychic"})
         if item.get("showAbility") is False:
             gdc.dropped[f"datasheets.abilities.{group}[hidden]"] += 1
         name = name_text(gdc.pick(item.get("name")))
+        restriction = name_text(gdc.pick(item.get("restriction")))
+        if name and restriction:
+            name = f"{name} ({restriction})"  # as the pages print it: ``… (Ravener Prime only)``
         text = rules_text(gdc.pick(item.get("description"))) or None
         aura = item.get("isAura") is True
     else:
@@ -352,7 +404,10 @@ def _ability(gdc: Gdc, group: str, item: object) -> Ability | None:
 
 def _damaged(gdc: Gdc, damaged: object) -> Damaged | None:
     """DAMAGED: the wounds of its range (``1-5 WOUNDS REMAINING`` → ``1-5``) and its text."""
-    if not isinstance(damaged, dict) or damaged.get("showDamagedAbility") is False:
+    if not isinstance(damaged, dict):
+        return None
+    gdc.keys("datasheets.abilities.damaged", damaged, frozenset({"range", "description"}), _DISPLAY)
+    if damaged.get("showDamagedAbility") is False:
         return None
     wounds_text = name_text(gdc.pick(damaged.get("range")))
     text = rules_text(gdc.pick(damaged.get("description")))
@@ -403,6 +458,7 @@ def _costs(gdc: Gdc, unit: str, entry: dict[str, Any], line: int | None) -> list
 def _cost(
     gdc: Gdc, unit: str, row: dict[str, Any], tier: Tier | None, more: int, line: int | None
 ) -> CostLine | None:
+    gdc.keys("datasheets.points", row, _POINTS_READ, _DISPLAY)
     raw_cost = str(row.get("cost", "")).strip()
     models = str(row.get("models", "")).strip()
     label = f"{models} model{'' if models == '1' else 's'}" if models.isdigit() else models

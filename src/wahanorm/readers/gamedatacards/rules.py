@@ -100,6 +100,12 @@ def _rule_lines(gdc: Gdc, what: str, parts: object) -> list[TextLine]:
     found = [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
     found.sort(key=_order)
     for part in found:
+        if part.get("type", "text") == "header":
+            # a heading inside the rule (an Orders list's ``MOVE! MOVE! MOVE!``): a line
+            heading = name_text(gdc.pick(part.get("text")))
+            if heading:
+                lines.append(TextLine(heading))
+            continue
         if part.get("type", "text") != "text":
             gdc.dropped[f"{what}.rules[type={part.get('type')}]"] += 1
             continue
