@@ -36,6 +36,9 @@ class Result:
     data_version: str | None = None
     failed: list[str] = field(default_factory=list)
     """Inputs that gave nothing but errors."""
+    language: str | None = None
+    """The language names and texts were read in (``convert(..., language="de")``); None for
+    English."""
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -48,7 +51,7 @@ class Result:
         from wahanorm.outputs.canonical import render_outputs
 
         rows = [as_row(d) for d in self.diagnostics]
-        return render_outputs(self.entities, rows, self.data_version)
+        return render_outputs(self.entities, rows, self.data_version, language=self.language)
 
 
 @dataclass(frozen=True)
@@ -59,15 +62,19 @@ class Loaded:
     entities: list[Entity]
 
 
-def convert(paths: PathLike | Iterable[PathLike], *, jobs: int = 1) -> Result:
+def convert(
+    paths: PathLike | Iterable[PathLike], *, jobs: int = 1, language: str | None = None
+) -> Result:
     """Convert files and folders (text dumps, saved pages, CSV export folders) into entities and
     diagnostics. Nothing is written; a bad input is a diagnostic, never an exception. In a
     process of one thread, Python's cyclic garbage collector is off while it runs (it would
-    only scan the run's objects); beside other threads it is left as it is."""
+    only scan the run's objects); beside other threads it is left as it is. ``language``
+    (``"de"``) reads names and texts in that language where an input gives several
+    (Game-Datacards files); ids stay those of the English names."""
     from wahanorm import pipeline
 
     given = [paths] if isinstance(paths, str | Path) else list(paths)
-    conversion = pipeline.convert([Path(p) for p in given], jobs=jobs)
+    conversion = pipeline.convert([Path(p) for p in given], jobs=jobs, language=language)
     return _result(conversion)
 
 
@@ -153,4 +160,5 @@ def _result(conversion: Conversion) -> Result:
         list(conversion.diagnostics),
         conversion.data_version,
         list(conversion.failed),
+        conversion.language,
     )

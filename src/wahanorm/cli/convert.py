@@ -78,6 +78,12 @@ def add(commands: Any) -> None:
         help="the game's edition of inputs that do not tell their own (else guessed: 10)",
     )
     convert.add_argument(
+        "--language",
+        metavar="CODE",
+        help="read names and texts in this language where an input gives several "
+        "(Game-Datacards: de, es, fr, it, ja, ko, zh); ids stay English (default: en)",
+    )
+    convert.add_argument(
         "--cache-max",
         type=_size,
         default=None,
@@ -183,7 +189,12 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
     started = time.perf_counter()
     with _progress_bar() as progress:
         result = pipeline.convert(
-            inputs, jobs=args.jobs, cache=store, progress=progress, edition=args.edition
+            inputs,
+            jobs=args.jobs,
+            cache=store,
+            progress=progress,
+            edition=args.edition,
+            language=args.language,
         )
     with _frozen():
         return _written(args, inputs, store, result, started)

@@ -492,6 +492,15 @@ _ALL: list[Code] = [
        "the export, the roll that selects a weapon profile, a second rule number printed in a "
        "page's heading); it is left out.",
        "Nothing to do."),
+    _c("unknown-field", "warning", "input",
+       "A structured input (a Game-Datacards file) holds a field wahanorm does not read (a newer "
+       "version of its format); it is left out. The message names each field with how often it "
+       "was met.",
+       "Report it with the file if the field holds rules data."),
+    _c("translation-missing", "warning", "input",
+       "Names and texts asked for in another language (--language) have no translation in the "
+       "file; they are kept in English (one diagnostic per input, with the count).",
+       "Nothing to do, or convert in English."),
     _c("orphan-condition", "warning", "export",
        "A profile gives a condition for an invulnerable save it does not have; the condition is "
        "left out.",

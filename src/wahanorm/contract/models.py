@@ -560,6 +560,10 @@ class Index(Model):
     """The program and version that wrote the folder: ``wahanorm 0.1.0``."""
     data_version: str | None = None
     """The data's own version where the source gives one (an export's Last_update); else null."""
+    language: str | None = None
+    """The language names and texts were read in where the run asked for one (``--language
+    de``: Game-Datacards files give eight); null for English, the contract's own. Ids are made
+    from the English names in every language."""
     entities: list[IndexEntry]
     """One entry per entity file, sorted by kind then id."""
     diagnostics: list[Diagnostic]

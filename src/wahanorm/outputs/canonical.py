@@ -38,6 +38,7 @@ def render_outputs(
     diagnostics: list[DiagnosticRow],
     data_version: str | None = None,
     entity_data: dict[str, Any] | None = None,
+    language: str | None = None,
 ) -> dict[str, str]:
     """Every file of an output folder as ``relative path → text``, index included.
     ``entity_data``, when given, is filled with each entity file's JSON value (``relative path
@@ -72,6 +73,7 @@ def render_outputs(
     index = Index(
         generator=f"wahanorm {__version__}",
         data_version=data_version,
+        language=language,
         entities=[],
         diagnostics=[],
     ).model_dump(mode="json")

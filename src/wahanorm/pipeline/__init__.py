@@ -46,7 +46,11 @@ def read_text(
 
 
 def read_path(
-    path: Path, display: str | None = None, *, edition: Edition | None = None
+    path: Path,
+    display: str | None = None,
+    *,
+    edition: Edition | None = None,
+    language: str | None = None,
 ) -> Extraction:
     """One file or folder input (a dump, a page, an export folder, a folder of files read together),
     through its reader and the chain; ``display`` is how sources and diagnostics name it
@@ -56,7 +60,7 @@ def read_path(
     from wahanorm.pipeline.discover import source_of
     from wahanorm.pipeline.run import extract
 
-    return extract(replace(source_of(path, display), edition=edition))
+    return extract(replace(source_of(path, display), edition=edition, language=language))
 
 
 def converted(paths: list[Path]) -> Converted:

@@ -69,6 +69,8 @@ def input_key(item: Source) -> str | None:
     digest = hashlib.sha256(program_fingerprint().encode())
     digest.update(item.display.encode())
     digest.update(f"edition={item.edition}".encode())
+    if item.language is not None:  # (an English run keeps the keys it always had)
+        digest.update(f"language={item.language}".encode())
     if item.problem is not None:
         return None
     if item.data is not None:

@@ -60,6 +60,8 @@ class Conversion:
     """Each entity file's JSON value (``relative path → data``) when the run was asked to keep
     them (``convert(..., entity_data=True)``) and converted; None from the cache."""
     models: list[Diagnostic] | None = None
+    language: str | None = None
+    """The language the run read names and texts in (``--language``); None for English."""
 
     @property
     def files(self) -> dict[str, str]:
@@ -210,6 +212,7 @@ def convert(
     progress: Progress | None = None,
     edition: int | None = None,
     entity_data: bool = False,
+    language: str | None = None,
 ) -> Conversion:
     """Convert every input below ``paths`` into the files of an output folder.
 
@@ -219,11 +222,16 @@ def convert(
     finish, and with the steps of a long input. ``edition`` (10 or 11) is the user's word for
     inputs that do not tell their own edition. ``entity_data`` keeps each entity file's JSON
     value beside its text (``Conversion.entity_data``), for a caller that reads them.
+    ``language`` (``de``) is the language names and texts are read in where an input gives
+    several (English, the default, when None or ``en``); it is in ``index.json``.
     """
     items, skipped, missing = ingest.discover(paths)
     said = as_edition(edition) if edition is not None else None
     if said is not None:
         items = [dataclasses.replace(item, edition=said) for item in items]
+    language = language.strip().lower() if language and language.strip().lower() != "en" else None
+    if language is not None:
+        items = [dataclasses.replace(item, language=language) for item in items]
     run = Report()
     for path, reason in skipped:
         run.warning("skipped-input", f"skipped: {reason}", path=path)
@@ -240,7 +248,9 @@ def convert(
             found = store.run_files(key)
             if found is None:  # the files' entry is gone or damaged: convert again
                 extractions = _extract_all(items, keys, jobs, store, None)
-                found = assemble(extractions, again, len(items) + len(missing)).files
+                found = assemble(
+                    extractions, again, len(items) + len(missing), language=language
+                ).files
             return found
 
         return Conversion(
@@ -253,12 +263,13 @@ def convert(
             Counter(record.counts),
             whole,
             load_files=files,
+            language=language,
         )
     with fewer_collections():  # storing the run too: its rows are as many as its diagnostics
         extractions = _extract_all(items, keys, jobs, cache, progress)
         if progress:
             progress(len(items), len(items), "merging the copies of each entity, making its JSON")
-        result = assemble(extractions, run, len(items) + len(missing), entity_data)
+        result = assemble(extractions, run, len(items) + len(missing), entity_data, language)
         result.failed = [*missing, *result.failed]
         if cache and whole:
             result.run_key = whole
@@ -409,7 +420,11 @@ def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extracti
 
 
 def assemble(
-    extractions: list[Extraction], run: Report, inputs: int, entity_data: bool = False
+    extractions: list[Extraction],
+    run: Report,
+    inputs: int,
+    entity_data: bool = False,
+    language: str | None = None,
 ) -> Conversion:
     """Merge the extractions of a run and render its output files (and keep each entity
     file's JSON value, with ``entity_data``)."""
@@ -435,7 +450,14 @@ def assemble(
     merged = merge_entities(entities, run, known, repeats)
     data_version = ", ".join(versions) or None
     data: dict[str, Any] | None = {} if entity_data else None
-    files = render_outputs(merged, run.diagnostics, data_version, data)
+    files = render_outputs(merged, run.diagnostics, data_version, data, language)
     return Conversion(
-        files, merged, run.diagnostics, inputs, failed, data_version, entity_data=data
+        files,
+        merged,
+        run.diagnostics,
+        inputs,
+        failed,
+        data_version,
+        entity_data=data,
+        language=language,
     )

@@ -67,6 +67,9 @@ class Source:
     input are read there."""
     edition: Edition | None = None
     """The edition the user said (``--edition``), for an input that does not tell its own."""
+    language: str | None = None
+    """The language the user asked names and texts in (``--language de``), for an input that
+    gives several; None for English."""
     data: bytes | None = None
     problem: str | None = None
     html: bool | None = None

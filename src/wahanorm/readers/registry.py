@@ -15,12 +15,14 @@ from wahanorm.readers.base import ReadContext, Reader, Reading, Source
 from wahanorm.readers.bsdata.reader import BsdataReader
 from wahanorm.readers.dump.reader import DumpReader
 from wahanorm.readers.export.reader import ExportReader
+from wahanorm.readers.gamedatacards.reader import GameDatacardsReader
 from wahanorm.readers.generic_html.reader import GenericHtmlReader
 from wahanorm.readers.page.reader import PageReader
 
 READERS: tuple[Reader, ...] = (
     ExportReader(),
     BsdataReader(),
+    GameDatacardsReader(),
     PageReader(),
     GenericHtmlReader(),
     DumpReader(),

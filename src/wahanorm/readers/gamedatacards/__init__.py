@@ -1,0 +1,1 @@
+"""Game-Datacards JSON: one file per faction, 10th and 11th edition."""
