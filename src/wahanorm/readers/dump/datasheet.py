@@ -20,8 +20,8 @@ from wahanorm.blocks.parse.abilities import named_ability, split_core_list
 from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.blocks.parse.points import CostTable, cost_tier, is_heading, model_count
 from wahanorm.blocks.parse.stats import parse_stat
-from wahanorm.blocks.parse.weapon_abilities import report_unknown, split_profile, split_weapon_cell
-from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef, Weapon
+from wahanorm.blocks.weapons import WeaponDraft, build_weapon
+from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 
 WeaponType = Literal["ranged", "melee"]
@@ -221,36 +221,29 @@ class _Reader:
         except ParseFailure as exc:
             self.report.failure(exc, "weapon-row")
             return
-        try:
-            full_name, found = split_weapon_cell(row.name_cell, self.path, line.number)
-        except ParseFailure as exc:
-            self.report.failure(exc, "weapon-abilities")
+        stats = row.stats()
+        weapon = build_weapon(
+            WeaponDraft(
+                name=row.name_cell,
+                type=kind,
+                characteristics=[stat.text for stat in stats],
+                at=At(line.number),
+            ),
+            self.report,
+        )
+        if weapon is None:
             return
-        report_unknown(found.unknown, full_name, self.report, line.number)
         columns = ("RANGE", "A", "WS" if kind == "melee" else "BS", "S", "AP", "D")
-        for column, stat in zip(columns, row.stats(), strict=True):
+        for column, stat in zip(columns, stats, strict=True):
             if stat.text.endswith("*"):
+                full_name = f"{weapon.name} – {weapon.profile}" if weapon.profile else weapon.name
                 self.report.info(
                     "starred-stat",
                     f"{full_name!r}: {column} {stat.text!r} is starred and the dump gives no "
                     "condition for it; kept as printed",
                     line.number,
                 )
-        name, profile, _ = split_profile(full_name)
-        self.draft.weapons.append(
-            Weapon(
-                name=name,
-                profile=profile,
-                type=kind,
-                range=row.range,
-                attacks=row.attacks,
-                skill=row.skill,
-                strength=row.strength,
-                armour_penetration=row.armour_penetration,
-                damage=row.damage,
-                abilities=list(found.abilities),
-            )
-        )
+        self.draft.weapons.append(weapon)
 
     def abilities(self, body: list[Line], wargear: bool) -> None:
         """CORE:, FACTION:, then ``Name: text`` abilities; other lines continue the last one."""
