@@ -20,7 +20,12 @@ from wahanorm.blocks.datasheet import At
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
 from wahanorm.contract.models import Profile, Stat, Weapon
-from wahanorm.contract.vocabulary import WEAPON_CHARACTERISTICS
+from wahanorm.contract.vocabulary import (
+    INVULNERABLE_LABELS,
+    PROFILE_LABELS,
+    WEAPON_CHARACTERISTICS,
+    WEAPON_LABELS,
+)
 from wahanorm.errors import Report
 from wahanorm.readers.bsdata.dataset import DataSet, ProfileKey
 from wahanorm.readers.bsdata.nodes import Node
@@ -32,24 +37,8 @@ WEAPON_TYPES = {"ranged weapons": "ranged", "melee weapons": "melee"}
 INVULNERABLE = "invulnerable save"
 """How the data names an invulnerable save's ability profile (its start, any case)."""
 
-_PROFILE_FIELDS = {
-    "m": "movement",
-    "t": "toughness",
-    "sv": "save",
-    "w": "wounds",
-    "ld": "leadership",
-    "oc": "objective_control",
-    "insv": "invulnerable_save",
-}
-_WEAPON_FIELDS = {
-    "range": "range",
-    "a": "attacks",
-    "bs": "skill",
-    "ws": "skill",
-    "s": "strength",
-    "ap": "armour_penetration",
-    "d": "damage",
-}
+_PROFILE_FIELDS = {**PROFILE_LABELS, **INVULNERABLE_LABELS}
+"""A model profile's characteristics by name, in capitals (``vocabulary``)."""
 _SAVE = re.compile(r"(\d)\s*\+\s*(\*?)")
 _SAVE_SENTENCE = re.compile(
     r"[^.\n]*?(?:\b(?P<before>\d)\+\s*invulnerable save|invulnerable save\s+of\s+(?P<after>\d)\+)"
@@ -112,7 +101,7 @@ def _profile(data: DataSet, node: Node) -> Profile:
     report = data.report
     values: dict[str, Stat | None] = {}
     for name, text in characteristics(node):
-        field = _PROFILE_FIELDS.get(name.strip().lower())
+        field = _PROFILE_FIELDS.get(name.strip().upper())
         if field is None:
             _unknown_characteristic(name, node, path, report)
             continue
@@ -213,7 +202,7 @@ def _weapon(data: DataSet, node: Node, kind: str) -> Weapon | None:
     values: dict[str, str] = {}
     keywords = ""
     for name, text in characteristics(node):
-        field = _WEAPON_FIELDS.get(name.strip().lower())
+        field = WEAPON_LABELS.get(name.strip().upper())
         if name.strip().lower() == "keywords":
             keywords = text
         elif field is None:

@@ -22,20 +22,13 @@ from wahanorm.blocks.parse.points import CostTable, cost_tier, is_heading, model
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.weapons import WeaponDraft, build_weapon
 from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef
+from wahanorm.contract.vocabulary import INVULNERABLE_LABELS, PROFILE_LABELS
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 
 WeaponType = Literal["ranged", "melee"]
 
-STAT_LABELS = {
-    "M": "movement",
-    "T": "toughness",
-    "SV": "save",
-    "W": "wounds",
-    "LD": "leadership",
-    "OC": "objective_control",
-    "INV": "invulnerable_save",
-    "INVULNERABLE SAVE": "invulnerable_save",
-}
+STAT_LABELS = {**PROFILE_LABELS, **INVULNERABLE_LABELS}
+"""A profile's labels as the dumps print them (``vocabulary``)."""
 _SECTION = re.compile(
     r"^(?P<head>RANGED WEAPONS|MELEE WEAPONS|WARGEAR OPTIONS|WARGEAR ABILITIES|ABILITIES|"
     r"UNIT COMPOSITION|LEADER|ORDERS|TRANSPORT|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"

@@ -45,17 +45,11 @@ from wahanorm.contract.models import (
     Stat,
     Weapon,
 )
+from wahanorm.contract.vocabulary import PROFILE_LABELS
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.readers.base import Entity
 
-_STATS = {
-    "M": "movement",
-    "T": "toughness",
-    "SV": "save",
-    "W": "wounds",
-    "LD": "leadership",
-    "OC": "objective_control",
-}
+_STATS = PROFILE_LABELS
 _CHAR_BOXES = frozenset({"dsCharWrap", "dsCharWrapM"})
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
 _DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
