@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from wahanorm.blocks.datasheet import At
+from wahanorm.blocks.datasheet import At, build_profile
 from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
+from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS
 from wahanorm.errors import Report
 from wahanorm.pipeline import read_path
 
@@ -91,3 +92,24 @@ def test_no_reader_builds_a_weapon_itself() -> None:
         if re.search(r"\bWeapon\(", line)
     ]
     assert builds == []
+
+
+def test_no_reader_builds_a_model_profile_itself() -> None:
+    readers = SRC / "readers"
+    builds = [
+        f"{path.relative_to(SRC)}:{number}"
+        for path in sorted(readers.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bProfile\(", line)
+    ]
+    assert builds == []
+
+
+def test_a_profile_is_built_from_the_texts_by_field() -> None:
+    # Datasheets_models.csv of the Valkyrie (000000727): 20+" 10 2+ 14 7+ 0, no invulnerable save
+    texts = dict(zip(PROFILE_CHARACTERISTICS, ('20+"', "10", "2+", "14", "7+", "0"), strict=True))
+    profile = build_profile("Valkyrie", {**texts, "objective_control": "0"})
+    assert profile.movement is not None and profile.movement.text == '20+"'
+    assert profile.objective_control is not None and profile.objective_control.value == 0
+    assert profile.invulnerable_save is None
+    assert build_profile("Valkyrie", {"movement": ""}).movement is None

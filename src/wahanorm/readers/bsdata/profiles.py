@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from wahanorm.blocks.datasheet import At
+from wahanorm.blocks.datasheet import At, build_profile
 from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
 from wahanorm.contract.models import Profile, Stat, Weapon
@@ -99,7 +99,8 @@ def model_profiles(data: DataSet, parts: list[Part]) -> list[tuple[Profile, Part
 def _profile(data: DataSet, node: Node) -> Profile:
     path = data.document(node).path
     report = data.report
-    values: dict[str, Stat | None] = {}
+    texts: dict[str, str] = {}
+    invulnerable: Stat | None = None
     for name, text in characteristics(node):
         field = _PROFILE_FIELDS.get(name.strip().upper())
         if field is None:
@@ -108,11 +109,10 @@ def _profile(data: DataSet, node: Node) -> Profile:
         text = clean_name(text)
         if field == "invulnerable_save":
             # 11th edition: an empty InSv (or "-") is a model without an invulnerable save
-            values[field] = _invulnerable_characteristic(text) if text not in ("", "-") else None
-        elif text:
-            values[field] = parse_stat(text)
-        # an empty characteristic is left out: the chain's missing data says it
-    return Profile(name=clean_name(node.name), **values)
+            invulnerable = _invulnerable_characteristic(text) if text not in ("", "-") else None
+        else:
+            texts[field] = text  # an empty one is left out: the chain's missing data says it
+    return build_profile(clean_name(node.name), texts, invulnerable)
 
 
 def _invulnerable_characteristic(text: str) -> Stat:

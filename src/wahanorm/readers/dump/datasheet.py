@@ -15,11 +15,17 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wahanorm.blocks.clean.lines import Line
-from wahanorm.blocks.datasheet import At, CostLine, DatasheetDraft, ScopedKeywords, UnitRef
+from wahanorm.blocks.datasheet import (
+    At,
+    CostLine,
+    DatasheetDraft,
+    ScopedKeywords,
+    UnitRef,
+    build_profile,
+)
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
 from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.blocks.parse.points import CostTable, cost_tier, is_heading, model_count
-from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.blocks.weapons import WeaponDraft, build_weapon
 from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef
 from wahanorm.contract.vocabulary import INVULNERABLE_LABELS, PROFILE_LABELS
@@ -340,10 +346,7 @@ class _Reader:
 
     def profiles(self) -> list[Profile]:
         """One profile per model whose characteristics were read."""
-        return [
-            Profile(name=model, **{k: parse_stat(v) for k, v in stats.items()})
-            for model, stats in self.stat_rows
-        ]
+        return [build_profile(model, stats) for model, stats in self.stat_rows]
 
 
 def _stat_row(text: str) -> list[str]:

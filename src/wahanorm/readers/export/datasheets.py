@@ -26,6 +26,7 @@ from wahanorm.blocks.datasheet import (
     ScopedKeywords,
     UnitRef,
     build_datasheet,
+    build_profile,
 )
 from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
@@ -43,7 +44,7 @@ from wahanorm.contract.models import (
     Stat,
     Weapon,
 )
-from wahanorm.contract.vocabulary import units_text
+from wahanorm.contract.vocabulary import PROFILE_LABELS, units_text
 from wahanorm.readers.export.context import ExportContext
 from wahanorm.readers.export.rules import Links, flag
 from wahanorm.readers.export.tables import Record, cells_key
@@ -303,21 +304,18 @@ def _datasheet(
     return build_datasheet(draft, ctx.report)
 
 
-def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> Stat | None:
-    """A characteristic as printed (``-`` kept); None only for an empty cell."""
+def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> str:
+    """A characteristic's text as printed (``-`` kept; empty: none); a starred one is said."""
     text = ctx.text(table, row, column)
-    if not text:
-        return None
-    stat = parse_stat(text)
-    if stat.text.endswith("*"):
+    if text and parse_stat(text).text.endswith("*"):
         ctx.report.info(
             "starred-stat",
-            f"{ctx.text(table, row, 'name')!r}: {column} {stat.text!r} is starred and the export "
-            "gives no condition for it; kept as printed",
+            f"{ctx.text(table, row, 'name')!r}: {column} {parse_stat(text).text!r} is starred and "
+            "the export gives no condition for it; kept as printed",
             line=row.line_start,
             path=ctx.path(table),
         )
-    return stat
+    return text
 
 
 def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
@@ -342,17 +340,15 @@ def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
 
 def _profile(ctx: ExportContext, row: Record) -> Profile:
     table = "Datasheets_models.csv"
-    return Profile(
-        name=ctx.text(table, row, "name"),
-        movement=_optional_stat(ctx, table, row, "M"),
-        toughness=_optional_stat(ctx, table, row, "T"),
-        save=_optional_stat(ctx, table, row, "Sv"),
-        wounds=_optional_stat(ctx, table, row, "W"),
-        leadership=_optional_stat(ctx, table, row, "Ld"),
-        objective_control=_optional_stat(ctx, table, row, "OC"),
-        invulnerable_save=_invulnerable(ctx, row),
-        keywords=[],  # given: pydantic deep-copies a list default for each model
-    )
+    texts = {field: _optional_stat(ctx, table, row, column) for column, field in _PROFILE_COLUMNS}
+    return build_profile(ctx.text(table, row, "name"), texts, _invulnerable(ctx, row))
+
+
+_PROFILE_COLUMNS = tuple(
+    (column, PROFILE_LABELS[column.upper()]) for column in ("M", "T", "Sv", "W", "Ld", "OC")
+)
+"""The columns of Datasheets_models.csv that hold a profile's characteristics, with their
+fields (``vocabulary.PROFILE_LABELS``), in printed order."""
 
 
 def _base_size(ctx: ExportContext, models: list[Record]) -> str | None:

@@ -24,6 +24,7 @@ from wahanorm.blocks.datasheet import (
     ScopedKeywords,
     UnitRef,
     build_datasheet,
+    build_profile,
 )
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
@@ -137,8 +138,7 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
             )
         box = _profile_box(wrap)
         invul = (_invulnerable(box) or _invul_after(box)) if box is not None else None
-        stats["invulnerable_save"] = invul or frame_invul
-        profiles.append(Profile(name=name, **stats))
+        profiles.append(build_profile(name, stats, invul or frame_invul))
     return profiles
 
 
@@ -189,10 +189,10 @@ def _profile_names(
     return names
 
 
-def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict[str, Stat | None]:
+def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict[str, str]:
     """The characteristics of one profile row. ``columns`` holds the characteristic names of
     the rows read so far, for rows that print values only."""
-    stats: dict[str, Stat | None] = {}
+    stats: dict[str, str] = {}
     for index, char in enumerate(_char_boxes(wrap)):
         label_el = dom.select_one(char, "div", "dsCharName")
         label = dom.cell_text(label_el).upper() if label_el is not None else ""
@@ -218,7 +218,7 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
                 "characteristic-missing", f"characteristic {label} shows no value", char.sourceline
             )
             continue
-        stats[field_name] = parse_stat(value)
+        stats[field_name] = value
     return stats
 
 
