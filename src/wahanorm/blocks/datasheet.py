@@ -19,6 +19,7 @@ it into a ``Datasheet`` and holds, once, the rules every source shares:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -125,6 +126,19 @@ class DatasheetDraft:
     stratagems: list[str] = field(default_factory=list)
     detachment_rules: list[str] = field(default_factory=list)
     enhancements: list[str] = field(default_factory=list)
+
+
+_DAMAGED = re.compile(
+    r"^\s*DAMAGED\b\W*(?P<wounds>\d.*?)\s*(?:\bWOUNDS?\s+REMAINING\b.*)?$", re.IGNORECASE
+)
+
+
+def damaged_wounds(heading: str) -> str | None:
+    """The wounds a DAMAGED heading names, as printed: ``DAMAGED: 1-5 WOUNDS REMAINING`` →
+    ``1-5`` (any case: BSData's ``Damaged: 1-5 Wounds Remaining``); None for a heading that is
+    no DAMAGED heading (no number of wounds after the word)."""
+    found = _DAMAGED.match(heading)
+    return found.group("wounds") if found else None
 
 
 _PROFILE_FIELDS = frozenset({*PROFILE_CHARACTERISTICS, "invulnerable_save"})

@@ -22,6 +22,7 @@ from wahanorm.blocks.datasheet import (
     ScopedKeywords,
     UnitRef,
     build_profile,
+    damaged_wounds,
 )
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
 from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
@@ -168,7 +169,14 @@ class _Reader:
         elif head == "FACTION KEYWORDS":
             self.draft.faction_keywords = _keyword_list(after.lstrip(":").strip(), body)
         elif head == "DAMAGED":
-            wounds = re.sub(r"(?i)\s*wounds remaining\s*$", "", after.lstrip(":").strip())
+            wounds = damaged_wounds(line.text)
+            if wounds is None:
+                self.report.warning(
+                    "unparsed",
+                    f"DAMAGED heading without its wounds: {line.text[:80]!r}; left out",
+                    line.number,
+                )
+                return
             self.draft.damaged = Damaged(wounds=wounds, text="\n".join(x.text for x in body))
 
     def weapon_table(self, kind: WeaponType, line: Line, body: list[Line]) -> None:

@@ -25,6 +25,7 @@ from wahanorm.blocks.datasheet import (
     UnitRef,
     build_datasheet,
     build_profile,
+    damaged_wounds,
 )
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
@@ -53,7 +54,6 @@ from wahanorm.readers.base import Entity
 _STATS = PROFILE_LABELS
 _CHAR_BOXES = frozenset({"dsCharWrap", "dsCharWrapM"})
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
-_DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
 # A link to a unit's page: ``/wh40k10ed/factions/imperial-agents/Inquisitor``.
 _UNIT_LINK = re.compile(r"/factions/(?P<faction>[a-z0-9-]+)/[^/?#]+/?(?:[?#].*)?$")
 
@@ -469,10 +469,10 @@ def _read_section(
     if reader is not None:
         reader(content, draft, ctx)
         return
-    damaged = _DAMAGED.match(title)
-    if damaged:
+    wounds = damaged_wounds(title)
+    if wounds is not None:
         text = "\n".join(line for el in content for line in dom.text_lines(el))
-        draft.damaged = Damaged(wounds=damaged.group("wounds"), text=text)
+        draft.damaged = Damaged(wounds=wounds, text=text)
         return
     # A rules box the reader has no field for (SUPREME COMMANDER, LOYAL PROTECTOR, EMBARKING …):
     # kept whole as a datasheet ability named after its heading.
