@@ -10,6 +10,7 @@ from wahanorm.blocks.datasheet import (
     ScopedKeywords,
     UnitRef,
     build_datasheet,
+    damaged_wounds,
 )
 from wahanorm.blocks.parse.points import cost_line
 from wahanorm.contract.models import Ability, Points, Profile
@@ -171,3 +172,15 @@ def test_points_keep_their_order_and_tiers() -> None:
     ]
     sheet = build_datasheet(_draft(costs=[CostLine(p) for p in lines]), Report())
     assert sheet.points == lines
+
+
+def test_one_pattern_reads_every_damaged_heading() -> None:
+    # the saved pages' box title, the dumps' heading line, BSData's ability profile name
+    # (Orks.cat: "Damaged: 1-5 Wounds Remaining")
+    assert damaged_wounds("DAMAGED: 1-8 WOUNDS REMAINING") == "1-8"
+    assert damaged_wounds("DAMAGED: 1-5 WOUNDS REMAINING") == "1-5"
+    assert damaged_wounds("Damaged: 1-5 Wounds Remaining") == "1-5"
+    assert damaged_wounds("DAMAGED: 1-4 WOUND REMAINING") == "1-4"
+    # an ability whose name starts with the word is no DAMAGED box
+    assert damaged_wounds("DAMAGED REACTOR") is None
+    assert damaged_wounds("Damaged") is None

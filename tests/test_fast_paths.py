@@ -21,15 +21,14 @@ import pytest
 import wahanorm
 from recorded import first_arguments
 from wahanorm.blocks import grammar
+from wahanorm.blocks import weapons as weapon_assembly
 from wahanorm.blocks.html_text import nested_lines, parse_fragment, walk
 from wahanorm.blocks.parse import labelled_rule, weapon_abilities
 from wahanorm.blocks.parse import stratagems as stratagem_text
 from wahanorm.blocks.rules_text import Sections
 from wahanorm.contract import ids
 from wahanorm.errors import BatchMemo, ParseFailure, Report
-from wahanorm.readers.bsdata import profiles as bsdata_profiles
 from wahanorm.readers.dump import read as dump_read
-from wahanorm.readers.export import datasheets as export_datasheets
 from wahanorm.readers.export import markup
 from wahanorm.readers.export.context import TABLES
 from wahanorm.readers.export.tables import read_table
@@ -446,7 +445,7 @@ def ability_lists(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     BatchMemo.clear_all()
     with monkeypatch.context() as patch:
-        for owner in (weapon_abilities, export_datasheets, bsdata_profiles, page_datasheet):
+        for owner in (weapon_abilities, weapon_assembly, page_datasheet):
             patch.setattr(owner, "parse_ability_list", noted)
         wahanorm.convert(COMMITTED_WITH_WEAPONS)
     return seen

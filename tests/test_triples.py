@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from wahanorm.contract.models import Datasheet
+from wahanorm.contract.models import Datasheet, Weapon
 from wahanorm.outputs.canonical import canonical_json
 from wahanorm.pipeline import read_path
 from wahanorm.pipeline.after_read import Extraction
@@ -164,3 +164,108 @@ def test_the_triples_are_cut_from_the_shared_inputs(tmp_path: Path) -> None:
     assert made == committed
     _, mismatch, errors = filecmp.cmpfiles(tmp_path, TRIPLES, [str(p) for p in made], shallow=False)
     assert mismatch == [] and errors == []
+
+
+# ----------------------------------------------------------------------- the BSData entry
+# ``bsdata/``: the three units' entries of the BSData catalogues of 2026-02-14 (SOURCES.md).
+# BSData is another source, not another form of the same page: it holds every option's weapon
+# (the export only the datasheet's wargear rows), no base size, loadout or wargear option
+# text, and the cut holds no other unit to lead. Where it says what the three say, it says it
+# the same way, through the same datasheet builder.
+BSDATA_SAME = (
+    "id",
+    "name",
+    "edition",
+    "kind",
+    "faction",
+    "damaged",
+    "unit_composition",
+    "points",
+    "keywords",
+    "faction_keywords",
+    "is_support",
+)
+BSDATA_WEAPON_DIFFERENCES = {
+    ("astra-militarum/commissar", "Chainsword"): (
+        "skill",
+        "BSData's shared Chainsword profile is WS 4+, the Commissar's own is 3+ (a modifier for "
+        "the bearer, which the contract holds no field for: dropped-field)",
+    ),
+    ("astra-militarum/valkyrie", "Hellstrike missiles"): (
+        "abilities",
+        "BSData writes 'Anti-Fly 2' without its '+': an ability the grammar does not know, kept "
+        "whole (unknown-weapon-ability)",
+    ),
+}
+
+
+@cache
+def _bsdata() -> Extraction:
+    return read_path(TRIPLES / "bsdata", "bsdata")
+
+
+def _bsdata_sheet(unit: str) -> Datasheet:
+    [sheet] = [e for e in _bsdata().entities if isinstance(e, Datasheet) and e.id == UNITS[unit]]
+    return sheet
+
+
+@pytest.mark.parametrize("name", BSDATA_SAME)
+@pytest.mark.parametrize("unit", UNITS)
+def test_the_bsdata_entry_gives_the_same_field(unit: str, name: str) -> None:
+    bsdata = canonical_json({name: _bsdata_sheet(unit).model_dump(mode="json")[name]})
+    for form in FORMS:
+        assert bsdata == _field(form, unit, name), f"{unit} {name} {form}"
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_the_bsdata_entry_holds_every_weapon_of_the_export(unit: str) -> None:
+    bsdata = {(w.name, w.profile): w for w in _bsdata_sheet(unit).weapons}
+    for weapon in _sheet("export", unit).weapons:
+        theirs = bsdata[(weapon.name, weapon.profile)]
+        apart = BSDATA_WEAPON_DIFFERENCES.get((UNITS[unit], weapon.name))
+        for name in Weapon.model_fields:
+            mine, other = getattr(weapon, name), getattr(theirs, name)
+            if name == "abilities":  # the order of a list of keywords is the source's
+                mine, other = sorted(a.id for a in mine), sorted(a.id for a in other)
+            if apart is not None and apart[0] == name:
+                assert mine != other, f"{unit} {weapon.name} {name} agrees now: drop it"
+            else:
+                assert mine == other, f"{unit} {weapon.name} {name}"
+
+
+def test_the_bsdata_entry_places_orders_and_transport_as_the_others() -> None:
+    commissar = _bsdata_sheet("Commissar")
+    assert commissar.orders is not None and _sheet("export", "Commissar").orders is not None
+    # BSData prints the keywords in the text in title case ("This Officer can issue …")
+    assert commissar.orders.casefold() == _sheet("export", "Commissar").orders.casefold()
+    assert [a.name for a in commissar.abilities.datasheet] == [
+        "Summary Execution",
+        "Political Overwatch",
+    ]
+    *_, transport = _bsdata_sheet("Valkyrie").abilities.datasheet
+    assert transport.name == "Transport"
+    assert transport.text is not None
+    assert transport.text.startswith("This model has a transport capacity of 12 ASTRA")
+
+
+def test_the_bsdata_entry_leads_and_is_led_by_what_the_cut_holds() -> None:
+    # the cut holds the three units only: the Commissar leads the Cadian Shock Troops there
+    assert _bsdata_sheet("Commissar").leader == ["astra-militarum/cadian-shock-troops"]
+    assert _bsdata_sheet("Cadian_Shock_Troops").led_by == ["astra-militarum/commissar"]
+    for unit in ("Commissar", "Cadian_Shock_Troops"):
+        export = _sheet("export", unit)
+        bsdata = _bsdata_sheet(unit)
+        assert set(bsdata.leader) <= set(export.leader)
+        assert set(bsdata.led_by) <= set(export.led_by)
+
+
+def test_a_transport_profile_before_the_abilities_is_still_the_last_ability() -> None:
+    # Imperium - Astra Militarum - Library.cat: the Valkyrie Sky Talon's Transport profile
+    # comes before its Fire Support ability profile; the builder places it last, as the
+    # Wahapedia readers do (the Valkyrie's page and export: Transport after the others)
+    talon = next(
+        e
+        for e in _bsdata().entities
+        if isinstance(e, Datasheet) and e.id == "astra-militarum/valkyrie-sky-talon"
+    )
+    assert [a.name for a in talon.abilities.datasheet] == ["Fire Support", "Transport"]

@@ -19,8 +19,11 @@ it into a ``Datasheet`` and holds, once, the rules every source shares:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from wahanorm.blocks.parse.stats import parse_stat
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
     Abilities,
@@ -30,8 +33,10 @@ from wahanorm.contract.models import (
     Points,
     Profile,
     SourceRef,
+    Stat,
     Weapon,
 )
+from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS
 from wahanorm.errors import Report
 
 ORDERS = "orders"
@@ -121,6 +126,39 @@ class DatasheetDraft:
     stratagems: list[str] = field(default_factory=list)
     detachment_rules: list[str] = field(default_factory=list)
     enhancements: list[str] = field(default_factory=list)
+
+
+_DAMAGED = re.compile(
+    r"^\s*DAMAGED\b\W*(?P<wounds>\d.*?)\s*(?:\bWOUNDS?\s+REMAINING\b.*)?$", re.IGNORECASE
+)
+
+
+def damaged_wounds(heading: str) -> str | None:
+    """The wounds a DAMAGED heading names, as printed: ``DAMAGED: 1-5 WOUNDS REMAINING`` →
+    ``1-5`` (any case: BSData's ``Damaged: 1-5 Wounds Remaining``); None for a heading that is
+    no DAMAGED heading (no number of wounds after the word)."""
+    found = _DAMAGED.match(heading)
+    return found.group("wounds") if found else None
+
+
+_PROFILE_FIELDS = frozenset({*PROFILE_CHARACTERISTICS, "invulnerable_save"})
+
+
+def build_profile(
+    name: str, characteristics: Mapping[str, str], invulnerable_save: Stat | None = None
+) -> Profile:
+    """A model profile from the texts a source prints for its characteristics, by field
+    (``vocabulary.PROFILE_CHARACTERISTICS``, and ``invulnerable_save`` for a source that prints
+    it as one more characteristic), each parsed by ``parse_stat``; an empty or missing text is
+    no value. ``invulnerable_save``: the save as the source gives it apart (with its condition as
+    note), which wins over a text of that name."""
+    unknown = set(characteristics) - _PROFILE_FIELDS
+    if unknown:
+        raise ValueError(f"no characteristic of a model profile: {sorted(unknown)}")
+    stats = {field: parse_stat(text) for field, text in characteristics.items() if text}
+    if invulnerable_save is not None:
+        stats["invulnerable_save"] = invulnerable_save
+    return Profile(name=name, keywords=[], **stats)
 
 
 def build_datasheet(draft: DatasheetDraft, report: Report) -> Datasheet:

@@ -92,6 +92,31 @@ CHARACTERISTIC_NAMES = {
 """Each characteristic by its whole name, as the rules name it in a sentence (a weapon's skill:
 ``skill_name``)."""
 
+PROFILE_LABELS: dict[str, str] = {
+    CHARACTERISTIC_ABBREVIATIONS[name].upper(): name for name in PROFILE_CHARACTERISTICS
+}
+"""Each model characteristic by the label a source prints for it, in capitals and in printed
+order (``M T SV W LD OC``): the one map every reader looks a label up in (its text upper-cased;
+BSData's ``Sv`` of 11th edition is ``SV``)."""
+
+INVULNERABLE_LABELS: dict[str, str] = {
+    label: "invulnerable_save" for label in ("INV", "INVULNERABLE SAVE", "INSV")
+}
+"""The labels of a model's invulnerable save, in capitals: a dump's ``INV`` or ``INVULNERABLE
+SAVE``, BSData's 11th-edition ``InSv``."""
+
+WEAPON_LABELS: dict[str, str] = {
+    **{
+        CHARACTERISTIC_ABBREVIATIONS[name].upper(): name
+        for name in WEAPON_CHARACTERISTICS
+        if name != "skill"
+    },
+    "BS": "skill",
+    "WS": "skill",
+}
+"""Each weapon characteristic by the label a source prints for it, in capitals (``RANGE A BS S
+AP D``; a melee weapon's ``WS``): its skill by either (``skill_abbreviation``)."""
+
 
 def skill_abbreviation(weapon_type: object) -> str:
     """A weapon's skill as its column heads it: ``WS`` for a melee weapon, else ``BS``."""

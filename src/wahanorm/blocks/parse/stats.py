@@ -70,10 +70,15 @@ def out_of_range(stat: Stat) -> bool:
     return _DICE.match(text) is not None
 
 
-def stat_from_export(text: str, suffix: str = "") -> Stat:
-    """An export cell to the form the dumps print: BS_WS ``3`` → ``3+``, range ``24`` → ``24"``.
+def export_text(text: str, suffix: str = "") -> str:
+    """An export cell in the form the dumps print: BS_WS ``3`` → ``3+``, range ``24`` → ``24"``.
     Cells that already carry their suffix, or are not numbers, are kept as they are."""
     t = text.strip()
     if suffix and re.fullmatch(r"\d+", t):
         t += suffix
-    return parse_stat(t)
+    return t
+
+
+def stat_from_export(text: str, suffix: str = "") -> Stat:
+    """An export cell read as a characteristic (``export_text``)."""
+    return parse_stat(export_text(text, suffix))

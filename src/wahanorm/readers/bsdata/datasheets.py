@@ -10,8 +10,10 @@ guard); when the unit's entry holds the model profiles, the model entry of a pro
 the one whose name holds it: ``Grimaldus`` of ``Chaplain Grimaldus``) is that
 profile's (``Marneus Calgar``: CHARACTER is the model's, not the Victrix Honour Guard's);
 categories declared hidden are no keywords (``NON-KROOT``, list-building helpers);
-``Faction: X`` categories are the faction keywords. All upper case and sorted, as every reader
-gives them. Leader links: the datasheets a ``Leader`` profile names, and those a bodyguard's
+``Faction: X`` categories are the faction keywords. The datasheet is made by the one datasheet
+builder (``blocks/datasheet.py``) from a draft, as every reader's is: keywords upper case, once
+each and sorted; ``Orders`` the orders; a ``Transport`` profile the datasheet ability
+``Transport``, after the others (two such profiles, one text). Leader links: the datasheets a ``Leader`` profile names, and those a bodyguard's
 ``Attached Unit`` ability opens to the same leaders (``leaders``); ``led_by`` is their inverse. 11th edition: a unit with the ``Support``
 category is a support character (``is_support``; 10th edition: null, it has none).
 """
@@ -21,6 +23,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from wahanorm.blocks.datasheet import (
+    TRANSPORT,
+    AbilityGroups,
+    At,
+    CostLine,
+    DatasheetDraft,
+    build_datasheet,
+)
 from wahanorm.blocks.edition import Edition
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Datasheet, Points, Profile, Stat
@@ -275,22 +285,35 @@ def _datasheet(
             )
     edition = editions[document.path]
     models = slots(data, entry, unit.link, ids)
-    sheet = Datasheet(
-        id=make_id(faction, name),
+    abilities = told.abilities
+    # a Transport profile is the datasheet's transport capacity, placed by the builder
+    transports = [a for a in abilities.datasheet if a.name == TRANSPORT]
+    at = At(entry.line, document.path)
+    draft = DatasheetDraft(
         name=name,
-        sources=[source(data, entry)],
         faction=faction,
+        sources=[source(data, entry)],
         profiles=_profiles(data, tree, own, document.path),
         weapons=weapons(data, tree.profiles),
-        abilities=told.abilities,
+        abilities=AbilityGroups(
+            core=list(abilities.core),
+            faction=list(abilities.faction),
+            datasheet=[a for a in abilities.datasheet if a.name != TRANSPORT],
+            wargear=list(abilities.wargear),
+        ),
+        transport="\n".join(a.text for a in transports if a.text) or None,
+        orders=told.orders,
         damaged=told.damaged,
         unit_composition=composition(models),
-        points=_points(data, entry, unit.link, ids, edition, counts, models),
-        orders=told.orders,
+        costs=[
+            CostLine(points, at)
+            for points in _points(data, entry, unit.link, ids, edition, counts, models)
+        ],
         keywords=keywords,
         faction_keywords=factions,
         is_support=_is_support(data, entry, unit.link, keywords) if edition == 11 else None,
     )
+    sheet = build_datasheet(draft, data.report)
     return sheet, told.leads
 
 
@@ -460,7 +483,7 @@ def _keywords(
         key: sorted({n.upper() for n in names if not n.startswith(FACTION_PREFIX)} - plain)
         for key, names in per_model.items()
     }
-    return sorted(plain), sorted(factions), own
+    return list(plain), list(factions), own  # case and order: the builder's
 
 
 def _profiles(data: DataSet, tree: UnitTree, own: dict[int, list[str]], path: str) -> list[Profile]:

@@ -16,15 +16,17 @@ from __future__ import annotations
 import functools
 import re
 
+from wahanorm.blocks.datasheet import At, build_profile
 from wahanorm.blocks.parse.stats import parse_stat
-from wahanorm.blocks.parse.weapon_abilities import (
-    parse_ability_list,
-    report_unknown,
-    split_profile,
+from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
+from wahanorm.contract.models import Profile, Stat, Weapon
+from wahanorm.contract.vocabulary import (
+    INVULNERABLE_LABELS,
+    PROFILE_LABELS,
+    WEAPON_CHARACTERISTICS,
+    WEAPON_LABELS,
 )
-from wahanorm.contract.models import Profile, Stat, Weapon, WeaponAbility
-from wahanorm.contract.vocabulary import WEAPON_CHARACTERISTICS
-from wahanorm.errors import ParseFailure, Report
+from wahanorm.errors import Report
 from wahanorm.readers.bsdata.dataset import DataSet, ProfileKey
 from wahanorm.readers.bsdata.nodes import Node
 from wahanorm.readers.bsdata.text import clean_name, clean_text
@@ -35,24 +37,8 @@ WEAPON_TYPES = {"ranged weapons": "ranged", "melee weapons": "melee"}
 INVULNERABLE = "invulnerable save"
 """How the data names an invulnerable save's ability profile (its start, any case)."""
 
-_PROFILE_FIELDS = {
-    "m": "movement",
-    "t": "toughness",
-    "sv": "save",
-    "w": "wounds",
-    "ld": "leadership",
-    "oc": "objective_control",
-    "insv": "invulnerable_save",
-}
-_WEAPON_FIELDS = {
-    "range": "range",
-    "a": "attacks",
-    "bs": "skill",
-    "ws": "skill",
-    "s": "strength",
-    "ap": "armour_penetration",
-    "d": "damage",
-}
+_PROFILE_FIELDS = {**PROFILE_LABELS, **INVULNERABLE_LABELS}
+"""A model profile's characteristics by name, in capitals (``vocabulary``)."""
 _SAVE = re.compile(r"(\d)\s*\+\s*(\*?)")
 _SAVE_SENTENCE = re.compile(
     r"[^.\n]*?(?:\b(?P<before>\d)\+\s*invulnerable save|invulnerable save\s+of\s+(?P<after>\d)\+)"
@@ -113,20 +99,20 @@ def model_profiles(data: DataSet, parts: list[Part]) -> list[tuple[Profile, Part
 def _profile(data: DataSet, node: Node) -> Profile:
     path = data.document(node).path
     report = data.report
-    values: dict[str, Stat | None] = {}
+    texts: dict[str, str] = {}
+    invulnerable: Stat | None = None
     for name, text in characteristics(node):
-        field = _PROFILE_FIELDS.get(name.strip().lower())
+        field = _PROFILE_FIELDS.get(name.strip().upper())
         if field is None:
             _unknown_characteristic(name, node, path, report)
             continue
         text = clean_name(text)
         if field == "invulnerable_save":
             # 11th edition: an empty InSv (or "-") is a model without an invulnerable save
-            values[field] = _invulnerable_characteristic(text) if text not in ("", "-") else None
-        elif text:
-            values[field] = parse_stat(text)
-        # an empty characteristic is left out: the chain's missing data says it
-    return Profile(name=clean_name(node.name), **values)
+            invulnerable = _invulnerable_characteristic(text) if text not in ("", "-") else None
+        else:
+            texts[field] = text  # an empty one is left out: the chain's missing data says it
+    return build_profile(clean_name(node.name), texts, invulnerable)
 
 
 def _invulnerable_characteristic(text: str) -> Stat:
@@ -198,60 +184,41 @@ def weapons(data: DataSet, parts: list[Part]) -> list[Weapon]:
         seen.add(key)
         weapon = data.weapons.get(id(part.node))
         if weapon is None:
-            weapon = data.weapons[id(part.node)] = data.report.read_once(
+            read = data.report.read_once(
                 data.weapons_by_content,
                 (kind, key),
                 functools.partial(_weapon, data, part.node, kind),
             )
+            if read is None:
+                continue
+            weapon = data.weapons[id(part.node)] = read
         found[kind].append(weapon)
     return found["ranged"] + found["melee"]
 
 
-def weapon_name(raw: str) -> tuple[str, str | None]:
-    """``➤ Plasma gun - standard`` → (``Plasma gun``, ``standard``): BSData marks a weapon of
-    several profiles with ``➤`` and joins name and profile by a hyphen (``split_profile``)."""
-    name = clean_name(raw).removeprefix(_PROFILE_MARK).strip()
-    head, profile, _ = split_profile(name, hyphen=True)
-    return head, profile
-
-
-def _weapon(data: DataSet, node: Node, kind: str) -> Weapon:
+def _weapon(data: DataSet, node: Node, kind: str) -> Weapon | None:
     path = data.document(node).path
     report = data.report
-    values: dict[str, Stat] = {}
+    values: dict[str, str] = {}
     keywords = ""
     for name, text in characteristics(node):
-        field = _WEAPON_FIELDS.get(name.strip().lower())
+        field = WEAPON_LABELS.get(name.strip().upper())
         if name.strip().lower() == "keywords":
             keywords = text
         elif field is None:
             _unknown_characteristic(name, node, path, report)
         else:
-            values[field] = parse_stat(clean_name(text))
-    for field in WEAPON_CHARACTERISTICS:  # kept empty: the chain's missing data says it
-        values.setdefault(field, Stat(text=""))
-    name, profile = weapon_name(node.name)
-    return Weapon(
-        name=name,
-        profile=profile,
-        type="ranged" if kind == "ranged" else "melee",
-        abilities=_abilities(keywords, node, path, report),
-        **values,
+            values[field] = clean_name(text)
+    at = At(node.line, path)
+    return build_weapon(
+        WeaponDraft(
+            name=clean_name(node.name).removeprefix(_PROFILE_MARK).strip(),
+            type="ranged" if kind == "ranged" else "melee",
+            # a characteristic the profile lacks is kept empty: the chain's missing data says it
+            characteristics=[values.get(field, "") for field in WEAPON_CHARACTERISTICS],
+            abilities=[AbilityText(clean_name(keywords), at)],
+            hyphen=True,  # BSData joins name and profile by a hyphen: ``➤ Plasma gun - standard``
+            at=at,
+        ),
+        report,
     )
-
-
-def _abilities(text: str, node: Node, path: str, report: Report) -> list[WeaponAbility]:
-    cleaned = clean_name(text)
-    try:
-        parsed = parse_ability_list(cleaned)
-    except ParseFailure as failure:
-        report.error(
-            "weapon-abilities",
-            f"weapon {node.name!r}: keywords {cleaned!r} do not parse ({failure.message}); left out",
-            line=node.line,
-            path=path,
-            excerpt=failure.excerpt,
-        )
-        return []
-    report_unknown(parsed.unknown, clean_name(node.name), report, node.line, path)
-    return list(parsed.abilities)

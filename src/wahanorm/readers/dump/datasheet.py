@@ -15,27 +15,27 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wahanorm.blocks.clean.lines import Line
-from wahanorm.blocks.datasheet import At, CostLine, DatasheetDraft, ScopedKeywords, UnitRef
+from wahanorm.blocks.datasheet import (
+    At,
+    CostLine,
+    DatasheetDraft,
+    ScopedKeywords,
+    UnitRef,
+    build_profile,
+    damaged_wounds,
+)
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
 from wahanorm.blocks.parse.datasheet_lines import parse_core_abilities, parse_weapon_row
 from wahanorm.blocks.parse.points import CostTable, cost_tier, is_heading, model_count
-from wahanorm.blocks.parse.stats import parse_stat
-from wahanorm.blocks.parse.weapon_abilities import report_unknown, split_profile, split_weapon_cell
-from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef, Weapon
+from wahanorm.blocks.weapons import WeaponDraft, build_weapon
+from wahanorm.contract.models import Ability, Damaged, Points, Profile, SourceRef
+from wahanorm.contract.vocabulary import INVULNERABLE_LABELS, PROFILE_LABELS
 from wahanorm.errors import ParseFailure, Report, caret_excerpt
 
 WeaponType = Literal["ranged", "melee"]
 
-STAT_LABELS = {
-    "M": "movement",
-    "T": "toughness",
-    "SV": "save",
-    "W": "wounds",
-    "LD": "leadership",
-    "OC": "objective_control",
-    "INV": "invulnerable_save",
-    "INVULNERABLE SAVE": "invulnerable_save",
-}
+STAT_LABELS = {**PROFILE_LABELS, **INVULNERABLE_LABELS}
+"""A profile's labels as the dumps print them (``vocabulary``)."""
 _SECTION = re.compile(
     r"^(?P<head>RANGED WEAPONS|MELEE WEAPONS|WARGEAR OPTIONS|WARGEAR ABILITIES|ABILITIES|"
     r"UNIT COMPOSITION|LEADER|ORDERS|TRANSPORT|KEYWORDS|FACTION KEYWORDS|DAMAGED)\b(?P<rest>.*)$"
@@ -169,7 +169,14 @@ class _Reader:
         elif head == "FACTION KEYWORDS":
             self.draft.faction_keywords = _keyword_list(after.lstrip(":").strip(), body)
         elif head == "DAMAGED":
-            wounds = re.sub(r"(?i)\s*wounds remaining\s*$", "", after.lstrip(":").strip())
+            wounds = damaged_wounds(line.text)
+            if wounds is None:
+                self.report.warning(
+                    "unparsed",
+                    f"DAMAGED heading without its wounds: {line.text[:80]!r}; left out",
+                    line.number,
+                )
+                return
             self.draft.damaged = Damaged(wounds=wounds, text="\n".join(x.text for x in body))
 
     def weapon_table(self, kind: WeaponType, line: Line, body: list[Line]) -> None:
@@ -221,36 +228,29 @@ class _Reader:
         except ParseFailure as exc:
             self.report.failure(exc, "weapon-row")
             return
-        try:
-            full_name, found = split_weapon_cell(row.name_cell, self.path, line.number)
-        except ParseFailure as exc:
-            self.report.failure(exc, "weapon-abilities")
+        stats = row.stats()
+        weapon = build_weapon(
+            WeaponDraft(
+                name=row.name_cell,
+                type=kind,
+                characteristics=[stat.text for stat in stats],
+                at=At(line.number),
+            ),
+            self.report,
+        )
+        if weapon is None:
             return
-        report_unknown(found.unknown, full_name, self.report, line.number)
         columns = ("RANGE", "A", "WS" if kind == "melee" else "BS", "S", "AP", "D")
-        for column, stat in zip(columns, row.stats(), strict=True):
+        for column, stat in zip(columns, stats, strict=True):
             if stat.text.endswith("*"):
+                full_name = f"{weapon.name} – {weapon.profile}" if weapon.profile else weapon.name
                 self.report.info(
                     "starred-stat",
                     f"{full_name!r}: {column} {stat.text!r} is starred and the dump gives no "
                     "condition for it; kept as printed",
                     line.number,
                 )
-        name, profile, _ = split_profile(full_name)
-        self.draft.weapons.append(
-            Weapon(
-                name=name,
-                profile=profile,
-                type=kind,
-                range=row.range,
-                attacks=row.attacks,
-                skill=row.skill,
-                strength=row.strength,
-                armour_penetration=row.armour_penetration,
-                damage=row.damage,
-                abilities=list(found.abilities),
-            )
-        )
+        self.draft.weapons.append(weapon)
 
     def abilities(self, body: list[Line], wargear: bool) -> None:
         """CORE:, FACTION:, then ``Name: text`` abilities; other lines continue the last one."""
@@ -354,10 +354,7 @@ class _Reader:
 
     def profiles(self) -> list[Profile]:
         """One profile per model whose characteristics were read."""
-        return [
-            Profile(name=model, **{k: parse_stat(v) for k, v in stats.items()})
-            for model, stats in self.stat_rows
-        ]
+        return [build_profile(model, stats) for model, stats in self.stat_rows]
 
 
 def _stat_row(text: str) -> list[str]:

@@ -26,17 +26,14 @@ from wahanorm.blocks.datasheet import (
     ScopedKeywords,
     UnitRef,
     build_datasheet,
+    build_profile,
 )
 from wahanorm.blocks.edition import Edition, link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
 from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.points import CostTable, Tier
-from wahanorm.blocks.parse.stats import parse_stat, stat_from_export
-from wahanorm.blocks.parse.weapon_abilities import (
-    parse_ability_list,
-    report_unknown,
-    split_profile,
-)
+from wahanorm.blocks.parse.stats import export_text, parse_stat, stat_from_export
+from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
     Ability,
@@ -46,10 +43,8 @@ from wahanorm.contract.models import (
     Profile,
     Stat,
     Weapon,
-    WeaponAbility,
 )
-from wahanorm.contract.vocabulary import units_text
-from wahanorm.errors import ParseFailure
+from wahanorm.contract.vocabulary import PROFILE_LABELS, units_text
 from wahanorm.readers.export.context import ExportContext
 from wahanorm.readers.export.rules import Links, flag
 from wahanorm.readers.export.tables import Record, cells_key
@@ -309,31 +304,18 @@ def _datasheet(
     return build_datasheet(draft, ctx.report)
 
 
-def _stat(ctx: ExportContext, table: str, row: Record, column: str, suffix: str = "") -> Stat:
-    return _export_stat(ctx.text(table, row, column), suffix)
-
-
-@functools.lru_cache(maxsize=4096)
-def _export_stat(text: str, suffix: str) -> Stat:
-    """``stat_from_export`` once per distinct cell (a few hundred in some 20,000 stats)."""
-    return stat_from_export(text, suffix)
-
-
-def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> Stat | None:
-    """A characteristic as printed (``-`` kept); None only for an empty cell."""
+def _optional_stat(ctx: ExportContext, table: str, row: Record, column: str) -> str:
+    """A characteristic's text as printed (``-`` kept; empty: none); a starred one is said."""
     text = ctx.text(table, row, column)
-    if not text:
-        return None
-    stat = parse_stat(text)
-    if stat.text.endswith("*"):
+    if text and parse_stat(text).text.endswith("*"):
         ctx.report.info(
             "starred-stat",
-            f"{ctx.text(table, row, 'name')!r}: {column} {stat.text!r} is starred and the export "
-            "gives no condition for it; kept as printed",
+            f"{ctx.text(table, row, 'name')!r}: {column} {parse_stat(text).text!r} is starred and "
+            "the export gives no condition for it; kept as printed",
             line=row.line_start,
             path=ctx.path(table),
         )
-    return stat
+    return text
 
 
 def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
@@ -358,17 +340,15 @@ def _invulnerable(ctx: ExportContext, row: Record) -> Stat | None:
 
 def _profile(ctx: ExportContext, row: Record) -> Profile:
     table = "Datasheets_models.csv"
-    return Profile(
-        name=ctx.text(table, row, "name"),
-        movement=_optional_stat(ctx, table, row, "M"),
-        toughness=_optional_stat(ctx, table, row, "T"),
-        save=_optional_stat(ctx, table, row, "Sv"),
-        wounds=_optional_stat(ctx, table, row, "W"),
-        leadership=_optional_stat(ctx, table, row, "Ld"),
-        objective_control=_optional_stat(ctx, table, row, "OC"),
-        invulnerable_save=_invulnerable(ctx, row),
-        keywords=[],  # given: pydantic deep-copies a list default for each model
-    )
+    texts = {field: _optional_stat(ctx, table, row, column) for column, field in _PROFILE_COLUMNS}
+    return build_profile(ctx.text(table, row, "name"), texts, _invulnerable(ctx, row))
+
+
+_PROFILE_COLUMNS = tuple(
+    (column, PROFILE_LABELS[column.upper()]) for column in ("M", "T", "Sv", "W", "Ld", "OC")
+)
+"""The columns of Datasheets_models.csv that hold a profile's characteristics, with their
+fields (``vocabulary.PROFILE_LABELS``), in printed order."""
 
 
 def _base_size(ctx: ExportContext, models: list[Record]) -> str | None:
@@ -433,16 +413,23 @@ def _weapon_row(ctx: ExportContext, row: Record) -> Weapon | None:
     return _weapon(ctx, row, name_cell, kind)
 
 
-def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapon:
+def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapon | None:
     table = "Datasheets_wargear.csv"
-    name, profile, hyphen = split_profile(name_cell, hyphen=True)
-    if hyphen:
-        ctx.report.info(
-            "hyphen-profile",
-            f"weapon {name_cell!r}: profile separated by a hyphen; read as {name!r} – {profile!r}",
-            line=row.line_start,
-            path=ctx.path(table),
-        )
+    at = At(row.line_start, ctx.path(table))
+    weapon = build_weapon(
+        WeaponDraft(
+            name=name_cell,
+            type="melee" if kind == "melee" else "ranged",
+            characteristics=[
+                export_text(ctx.text(table, row, column), suffix)
+                for column, suffix in _WEAPON_STATS
+            ],
+            abilities=[AbilityText(ctx.text(table, row, "description"), at)],
+            hyphen=True,
+            at=at,
+        ),
+        ctx.report,
+    )
     dice = ctx.text(table, row, "dice")
     if dice:
         ctx.report.info(
@@ -452,36 +439,12 @@ def _weapon(ctx: ExportContext, row: Record, name_cell: str, kind: str) -> Weapo
             line=row.line_start,
             path=ctx.path(table),
         )
-    return Weapon(
-        name=name,
-        profile=profile,
-        type=kind,
-        range=_stat(ctx, table, row, "range", '"'),
-        attacks=_stat(ctx, table, row, "A"),
-        skill=_stat(ctx, table, row, "BS_WS", "+"),
-        strength=_stat(ctx, table, row, "S"),
-        armour_penetration=_stat(ctx, table, row, "AP"),
-        damage=_stat(ctx, table, row, "D"),
-        abilities=_weapon_abilities(ctx, row, name_cell),
-    )
+    return weapon
 
 
-def _weapon_abilities(ctx: ExportContext, row: Record, name: str) -> list[WeaponAbility]:
-    table = "Datasheets_wargear.csv"
-    text = ctx.text(table, row, "description")
-    try:
-        parsed = parse_ability_list(text)
-    except ParseFailure as failure:
-        ctx.report.error(
-            "weapon-abilities",
-            f"weapon {name!r}: abilities {text!r} do not parse ({failure.message}); left out",
-            line=row.line_start,
-            path=ctx.path(table),
-            excerpt=failure.excerpt,
-        )
-        return []
-    report_unknown(parsed.unknown, name, ctx.report, row.line_start, ctx.path(table))
-    return list(parsed.abilities)
+_WEAPON_STATS = (("range", '"'), ("A", ""), ("BS_WS", "+"), ("S", ""), ("AP", ""), ("D", ""))
+"""The columns of a weapon's six characteristics, in printed order, each with the suffix the
+dumps print after a bare number."""
 
 
 # The columns an ability row is read from (with the glossary, the same for the whole export).

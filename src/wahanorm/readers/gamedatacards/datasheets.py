@@ -18,15 +18,17 @@ from typing import Any
 
 from wahanorm.blocks.datasheet import (
     AbilityGroups,
+    At,
     CostLine,
     DatasheetDraft,
     UnitRef,
     build_datasheet,
+    build_profile,
 )
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
 from wahanorm.blocks.parse.points import Tier, cost_line
 from wahanorm.blocks.parse.stats import parse_stat
-from wahanorm.blocks.parse.weapon_abilities import parse_ability_list, report_unknown, split_profile
+from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
     Ability,
@@ -35,9 +37,7 @@ from wahanorm.contract.models import (
     Profile,
     Stat,
     Weapon,
-    WeaponAbility,
 )
-from wahanorm.errors import ParseFailure
 from wahanorm.readers.gamedatacards.read import Gdc
 from wahanorm.readers.gamedatacards.text import english, name_text, rules_text, text_lines
 
@@ -243,7 +243,8 @@ def _profile(gdc: Gdc, unit: str, stats: dict[str, Any], invulnerable: Stat | No
             f"datasheet {unit!r}, model {name!r}: no {', '.join(missing)}",
             line=gdc.line(stats) or None,
         )
-    return Profile(name=name, invulnerable_save=invulnerable, keywords=[], **values)
+    texts = {field: str(stats[key]).strip() for key, field in _STATS if values[field] is not None}
+    return build_profile(name, texts, invulnerable)
 
 
 def _invulnerable(gdc: Gdc, invul: object) -> Stat | None:
@@ -298,57 +299,34 @@ def _weapon(
             "bad-weapon", f"datasheet {unit!r}: a weapon without a name; left out", line=line
         )
         return None
-    name, profile_name, hyphen = split_profile(full, hyphen=True)
-    if hyphen:
-        gdc.report.info(
-            "hyphen-profile",
-            f"weapon {full!r}: profile separated by a hyphen; read as {name!r} – {profile_name!r}",
-            line=line,
-        )
-    if several and profile_name is None:
-        gdc.report.warning(
-            "profile-name",
-            f"datasheet {unit!r}: weapon {full!r} is one of several profiles but names none",
-            line=line,
-        )
-    values: dict[str, Stat] = {}
-    for key, field in _WEAPON_STATS:
-        stat = _stat(profile.get(key))
-        if stat is None:
+    texts: list[str] = []
+    for key, _field in _WEAPON_STATS:
+        if _stat(profile.get(key)) is None:
             gdc.report.warning(
                 "characteristic-missing",
                 f"datasheet {unit!r}: weapon {full!r} has no {key}; read as '-'",
                 line=line,
             )
-            stat = parse_stat("-")
-        values[field] = stat
-    return Weapon(
-        name=name,
-        profile=profile_name,
+            texts.append("-")
+        else:
+            texts.append(str(profile.get(key)).strip())
+    keywords = ", ".join(n for k in _list(profile.get("keywords")) if (n := name_text(english(k))))
+    draft = WeaponDraft(
+        name=full,
         type="ranged" if kind == "ranged" else "melee",
-        abilities=_weapon_abilities(gdc, full, profile.get("keywords"), line),
-        **values,
+        characteristics=texts,
+        abilities=[AbilityText(keywords, At(line=line))] if keywords else [],
+        hyphen=True,
+        at=At(line=line),
     )
-
-
-def _weapon_abilities(
-    gdc: Gdc, weapon: str, keywords: object, line: int | None
-) -> list[WeaponAbility]:
-    names = [name_text(english(k)) for k in _list(keywords)]
-    text = ", ".join(n for n in names if n)
-    if not text:
-        return []
-    try:
-        parsed = parse_ability_list(text)
-    except ParseFailure as failure:
-        gdc.report.error(
-            "weapon-abilities",
-            f"weapon {weapon!r}: abilities {text!r} do not parse ({failure.message}); left out",
+    weapon = build_weapon(draft, gdc.report)
+    if weapon is not None and several and weapon.profile is None:
+        gdc.report.warning(
+            "profile-name",
+            f"datasheet {unit!r}: weapon {full!r} is one of several profiles but names none",
             line=line,
         )
-        return []
-    report_unknown(parsed.unknown, weapon, gdc.report, line)
-    return list(parsed.abilities)
+    return weapon
 
 
 def _abilities(gdc: Gdc, abilities: dict[str, Any], weapon_abilities: list[Any]) -> AbilityGroups:

@@ -24,6 +24,8 @@ from wahanorm.blocks.datasheet import (
     ScopedKeywords,
     UnitRef,
     build_datasheet,
+    build_profile,
+    damaged_wounds,
 )
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.parse.abilities import named_ability, split_core_list
@@ -33,9 +35,8 @@ from wahanorm.blocks.parse.stratagems import split_source
 from wahanorm.blocks.parse.weapon_abilities import (
     AbilityList,
     parse_ability_list,
-    report_unknown,
-    split_profile,
 )
+from wahanorm.blocks.weapons import AbilityText, WeaponDraft, build_weapon
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import (
     Ability,
@@ -45,22 +46,14 @@ from wahanorm.contract.models import (
     SourceRef,
     Stat,
     Weapon,
-    WeaponAbility,
 )
+from wahanorm.contract.vocabulary import PROFILE_LABELS
 from wahanorm.errors import ParseFailure, Report
 from wahanorm.readers.base import Entity
 
-_STATS = {
-    "M": "movement",
-    "T": "toughness",
-    "SV": "save",
-    "W": "wounds",
-    "LD": "leadership",
-    "OC": "objective_control",
-}
+_STATS = PROFILE_LABELS
 _CHAR_BOXES = frozenset({"dsCharWrap", "dsCharWrapM"})
 _WEAPON_COLUMNS = 8  # icon, name, range, A, BS/WS, S, AP, D
-_DAMAGED = re.compile(r"^DAMAGED:\s*(?P<wounds>.+?)\s+WOUNDS?\s+REMAINING", re.I)
 # A link to a unit's page: ``/wh40k10ed/factions/imperial-agents/Inquisitor``.
 _UNIT_LINK = re.compile(r"/factions/(?P<faction>[a-z0-9-]+)/[^/?#]+/?(?:[?#].*)?$")
 
@@ -145,8 +138,7 @@ def _profiles(frame: Element, unit_name: str, ctx: FrameContext) -> list[Profile
             )
         box = _profile_box(wrap)
         invul = (_invulnerable(box) or _invul_after(box)) if box is not None else None
-        stats["invulnerable_save"] = invul or frame_invul
-        profiles.append(Profile(name=name, **stats))
+        profiles.append(build_profile(name, stats, invul or frame_invul))
     return profiles
 
 
@@ -197,10 +189,10 @@ def _profile_names(
     return names
 
 
-def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict[str, Stat | None]:
+def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict[str, str]:
     """The characteristics of one profile row. ``columns`` holds the characteristic names of
     the rows read so far, for rows that print values only."""
-    stats: dict[str, Stat | None] = {}
+    stats: dict[str, str] = {}
     for index, char in enumerate(_char_boxes(wrap)):
         label_el = dom.select_one(char, "div", "dsCharName")
         label = dom.cell_text(label_el).upper() if label_el is not None else ""
@@ -226,7 +218,7 @@ def _profile_stats(wrap: Element, columns: list[str], ctx: FrameContext) -> dict
                 "characteristic-missing", f"characteristic {label} shows no value", char.sourceline
             )
             continue
-        stats[field_name] = parse_stat(value)
+        stats[field_name] = value
     return stats
 
 
@@ -293,7 +285,7 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
     for table in dom.select(frame, "table", "wTable"):
         kind: str | None = None
         before = len(weapons)
-        pending: tuple[AbilityList, int | None] | None = None
+        pending: tuple[AbilityList, AbilityText] | None = None
         for row in table.iter("tr"):
             if dom.has_class(row, "wTable2_long"):
                 continue
@@ -305,7 +297,7 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
             if len(cells) != _WEAPON_COLUMNS:
                 conditional = _conditional_row(row)
                 if conditional is not None and pending is None:
-                    pending = (conditional, row.sourceline)
+                    pending = (conditional, AbilityText(dom.text(row), At(row.sourceline)))
                 elif dom.text(row):
                     ctx.report.error(
                         "weapon-row",
@@ -313,21 +305,15 @@ def _weapons(frame: Element, ctx: FrameContext) -> list[Weapon]:
                         line=row.sourceline,
                     )
                 continue
-            weapon = _weapon(cells, kind, ctx)
-            if weapon is not None and pending is not None:
-                found, line = pending
-                weapon = weapon.model_copy(
-                    update={"abilities": [*weapon.abilities, *found.abilities]}
-                )
-                report_unknown(found.unknown, weapon.name, ctx.report, line)
-                pending = None
+            weapon = _weapon(cells, kind, ctx, pending[1] if pending else None)
             if weapon is not None:
+                pending = None
                 weapons.append(weapon)
         if pending is not None:
             ctx.report.error(
                 "weapon-row",
                 f"weapon table row not read: no weapon row after {pending[0].abilities[0].name!r}",
-                line=pending[1],
+                line=pending[1].at.line,
             )
         if len(weapons) == before:
             ctx.report.warning(
@@ -368,9 +354,12 @@ def _weapon_heading(row: Element) -> str | None:
     return "ranged"
 
 
-def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon | None:
+def _weapon(
+    cells: list[Element], kind: str | None, ctx: FrameContext, above: AbilityText | None
+) -> Weapon | None:
+    """The weapon of a short row; ``above``: the row of its conditional abilities above it."""
     name_cell = cells[1]
-    label, abilities = _weapon_name(name_cell, ctx)
+    label, abilities = _weapon_name(name_cell)
     if not label:
         return None
     values = [dom.cell_text(c) for c in cells[2:]]
@@ -380,23 +369,19 @@ def _weapon(cells: list[Element], kind: str | None, ctx: FrameContext) -> Weapon
         ctx.report.warning(
             "weapon-kind", f"weapon {label!r} has no table heading", line=name_cell.sourceline
         )
-    name, profile, _ = split_profile(label)
-    rng, attacks, skill, strength, ap, damage = (parse_stat(v) for v in values)
-    return Weapon(
-        name=name,
-        profile=profile,
-        type="melee" if kind == "melee" else "ranged",
-        range=rng,
-        attacks=attacks,
-        skill=skill,
-        strength=strength,
-        armour_penetration=ap,
-        damage=damage,
-        abilities=abilities,
+    return build_weapon(
+        WeaponDraft(
+            name=label,
+            type="melee" if kind == "melee" else "ranged",
+            characteristics=values,
+            abilities=[*abilities, above] if above else abilities,
+            at=At(name_cell.sourceline),
+        ),
+        ctx.report,
     )
 
 
-def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbility]]:
+def _weapon_name(cell: Element) -> tuple[str, list[AbilityText]]:
     """The weapon's name and its abilities: each ability is its own ``span.kwb2`` after the
     name, printed in lower case as bare words ("sustained hits 1"). A conditional ability
     ("LETHAL HITS: non-MONSTER/VEHICLE") is read whole whether its condition is in the same
@@ -421,15 +406,7 @@ def _weapon_name(cell: Element, ctx: FrameContext) -> tuple[str, list[WeaponAbil
         for index in taken:
             copies[index].tail = " "
     name = dom.text(named, skip=("kwb2", "kwbw"))
-    abilities: list[WeaponAbility] = []
-    for words, line in pieces:
-        try:
-            found = parse_ability_list(words, ctx.display, line)
-            abilities.extend(found.abilities)
-            report_unknown(found.unknown, name, ctx.report, line)
-        except ParseFailure as exc:
-            ctx.report.error("weapon-abilities", f"weapon ability not read: {exc.message}", line)
-    return name, abilities
+    return name, [AbilityText(words, At(line)) for words, line in pieces]
 
 
 def _keyword_spans(cell: Element) -> list[Element]:
@@ -492,10 +469,10 @@ def _read_section(
     if reader is not None:
         reader(content, draft, ctx)
         return
-    damaged = _DAMAGED.match(title)
-    if damaged:
+    wounds = damaged_wounds(title)
+    if wounds is not None:
         text = "\n".join(line for el in content for line in dom.text_lines(el))
-        draft.damaged = Damaged(wounds=damaged.group("wounds"), text=text)
+        draft.damaged = Damaged(wounds=wounds, text=text)
         return
     # A rules box the reader has no field for (SUPREME COMMANDER, LOYAL PROTECTOR, EMBARKING …):
     # kept whole as a datasheet ability named after its heading.
