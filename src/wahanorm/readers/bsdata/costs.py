@@ -7,7 +7,8 @@ that is itself a model is one model.
 
 Costs: the entry's ``pts`` cost (the game system's cost type named ``pts``) is the price of the
 smallest unit; a model entry's own cost is paid per model. Modifiers of the ``pts`` cost whose
-conditions count the unit's models (``childId="model"``) price the other sizes: ``set 170 if
+conditions count the unit's models (``childId="model"``, or the id of a group that holds every
+model of the unit: ``set 160 if at least 6 Intercessors``) price the other sizes: ``set 170 if
 more than 10 models`` prices the next size up (the band above 10 ends at the next breakpoint or
 the largest unit), ``at least 10`` / ``equal to 10`` the size they name. 11th-edition modifiers
 that count the units of the same datasheet taken before (``before`` in a local condition group)
@@ -328,6 +329,7 @@ def cost_rules(
     """The modifiers of the unit's ``pts`` cost it can price, and how many it cannot."""
     rules: list[CostRule] = []
     unread = 0
+    counters = _model_counters(data, entry)
     for holder in (entry, link):
         if holder is None:
             continue
@@ -338,7 +340,7 @@ def cost_rules(
                 "decrement",
             ):
                 continue
-            rule = _cost_rule(data, modifier, guards, entry)
+            rule = _cost_rule(data, modifier, guards, entry, counters)
             if rule is None:
                 unread += 1
             else:
@@ -346,7 +348,51 @@ def cost_rules(
     return rules, unread
 
 
-def _cost_rule(data: DataSet, modifier: Node, guards: list[Node], entry: Node) -> CostRule | None:
+def _model_counters(data: DataSet, entry: Node) -> set[str]:
+    """The ids whose selections in ``entry`` count all of its models: ``model``, and a group
+    of model entries alone that holds every model entry of the unit (``set 160 if at least 6
+    selections of Intercessors``, the group of the sergeant and the others). A group that
+    offers compositions (``5 models`` / ``10 models``) counts the choices, not models."""
+    models = 0
+    groups: list[tuple[Node, int]] = []  # each group of models alone, with how many it holds
+
+    def resolved(node: Node) -> Node:
+        if node.container == "entryLinks":
+            target = data.lookup(node.get("targetId"))
+            return target if target is not None else node
+        return node
+
+    def visit(node: Node, depth: int) -> None:
+        nonlocal models
+        inside = resolved(node)
+        if inside.tag == "selectionEntry" and inside.get("type") == "model":
+            models += 1
+            return
+        if depth >= MAX_LINK_DEPTH:
+            return
+        children = [
+            child
+            for child in inside.children
+            if child.container in ("selectionEntries", "selectionEntryGroups", "entryLinks")
+        ]
+        if inside.tag == "selectionEntryGroup" and children:
+            kinds = [resolved(child) for child in children]
+            if all(k.tag == "selectionEntry" and k.get("type") == "model" for k in kinds):
+                groups.append((node, len(children)))
+        for child in children:
+            visit(child, depth + 1)
+
+    visit(entry, 0)
+    counters = {"model"}
+    for node, held in groups:
+        if held == models:
+            counters.update(i for i in (node.id, node.get("targetId")) if i)
+    return counters
+
+
+def _cost_rule(
+    data: DataSet, modifier: Node, guards: list[Node], entry: Node, counters: set[str]
+) -> CostRule | None:
     value = value_of(data, modifier, "cost", "")
     if value is None:
         return None
@@ -358,7 +404,7 @@ def _cost_rule(data: DataSet, modifier: Node, guards: list[Node], entry: Node) -
                 return None
             units.append((group.get("type"), group.get("value")))
     for condition in (c for h in (modifier, *guards) for c in own_conditions(h, local=False)):
-        if condition.get("childId") == "model" and condition.get("scope") in (
+        if condition.get("childId") in counters and condition.get("scope") in (
             "self",
             "parent",
             entry.id,

@@ -1,0 +1,48 @@
+"""The BSData reader prices every unit size the source prices (issue 34, rest): a cost modifier
+whose condition counts the selections of the group that holds all of a unit's models is a
+count of models, on a fixture cut from the whole 10th-edition repository of ``../shared``
+(``tests/fixtures/bsdata/wh40k-10e-2026-02-14-costs``, see SOURCES.md). Facts checked against
+the XML of the fixture and the Wahapedia export of the same day (``Datasheets_models_cost``:
+Intercessor Squad 5 models 80, 10 models 160; Aggressor Squad 3 models 95, 6 models 190)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wahanorm.contract.models import Datasheet
+from wahanorm.pipeline import read_path
+from wahanorm.pipeline.after_read import Extraction
+
+FOLDER = Path(__file__).parent / "fixtures" / "bsdata" / "wh40k-10e-2026-02-14-costs"
+
+
+@pytest.fixture(scope="module")
+def data_set() -> Extraction:
+    return read_path(FOLDER, FOLDER.name)
+
+
+def sheet(extraction: Extraction, entity_id: str) -> Datasheet:
+    found = [e for e in extraction.entities if e.id == entity_id and e.kind == "datasheet"]
+    assert len(found) == 1, [e.id for e in extraction.entities]
+    assert isinstance(found[0], Datasheet)
+    return found[0]
+
+
+def test_a_cost_set_by_the_count_of_a_group_of_models_prices_the_larger_unit(
+    data_set: Extraction,
+) -> None:
+    # Intercessor Squad: cost 80; ``set 160`` when at least 6 selections of the group
+    # "Intercessors" (e371-90b3-5640-949), which holds the sergeant and the Intercessors (5-10)
+    intercessors = sheet(data_set, "space-marines/intercessor-squad")
+    assert [(p.models, p.points) for p in intercessors.points] == [(5, 80), (10, 160)]
+    # Aggressor Squad: cost 95; ``set 190`` when at least 4 selections of the group
+    # "Aggressors" (72d4-ff18-9328-2bce: Aggressor Sergeant 1, Aggressors 2-5)
+    aggressors = sheet(data_set, "space-marines/aggressor-squad")
+    assert [(p.models, p.points) for p in aggressors.points] == [(3, 95), (6, 190)]
+
+
+def test_no_cost_modifier_of_these_units_is_left_unread(data_set: Extraction) -> None:
+    notes = [d for d in data_set.report.diagnostics if d.code == "dropped-field"]
+    assert not [d for d in notes if "cost" in d.message], [d.message for d in notes]
