@@ -46,3 +46,21 @@ def test_a_cost_set_by_the_count_of_a_group_of_models_prices_the_larger_unit(
 def test_no_cost_modifier_of_these_units_is_left_unread(data_set: Extraction) -> None:
     notes = [d for d in data_set.report.diagnostics if d.code == "dropped-field"]
     assert not [d for d in notes if "cost" in d.message], [d.message for d in notes]
+
+
+def test_a_counted_group_that_holds_a_sergeant_gives_the_sergeant_a_line_of_its_own(
+    data_set: Extraction,
+) -> None:
+    # "Intercessors" (5-10): Intercessor Sergeant 1, Intercessor 4-9, Intercessor w/ Grenade
+    # Launcher 0-2; the export: "1 Intercessor Sergeant", "4-9 Intercessors"
+    intercessors = sheet(data_set, "space-marines/intercessor-squad")
+    assert intercessors.unit_composition == ["1 Intercessor Sergeant", "4-9 Intercessors"]
+
+
+def test_models_with_their_wargear_in_a_counted_group_stay_in_its_count(
+    data_set: Extraction,
+) -> None:
+    # "9 Armsmen" (9): Navis Armsman w/ heavy shotgun 1, w/ special weapon 1, Navis Armsman;
+    # the export: "1 Navis Sergeant-at-Arms", "9 Navis Armsmen"
+    breachers = sheet(data_set, "agents-of-the-imperium/imperial-navy-breachers")
+    assert breachers.unit_composition == ["1 Navis Sergeant-at-Arms", "9 Armsmen"]

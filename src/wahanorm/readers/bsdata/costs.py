@@ -33,6 +33,8 @@ POINTS = "pts"
 """The name of the points cost type."""
 EPIC_HERO = "epic hero"
 """The keyword a unit composition line names after a model (``– EPIC HERO``)."""
+WITH = " w/ "
+"""How BattleScribe names a model with its wargear: ``Navis Armsman w/ heavy shotgun``."""
 MAX_LINES = 30
 """A unit priced per model lists each size up to this many; a larger range only its ends."""
 
@@ -247,11 +249,60 @@ def _slot_group(
         found.extend(inner)
         return
     own = _constraints(data, group, link)
+    if own and _split(data, group, name, own, inner, found):
+        return
     low_in, high_in = _total(inner)
     high = own.get("max", high_in if high_in is not None else -1)
     costs = {slot.cost for slot in inner}
     cost = costs.pop() if len(costs) == 1 else 0.0
     found.append(Slot(_uncounted(name), own.get("min", low_in), high if high >= 0 else None, cost))
+
+
+def _split(
+    data: DataSet,
+    group: Node,
+    name: str,
+    own: dict[str, int],
+    inner: list[Slot],
+    found: list[Slot],
+) -> bool:
+    """A counted group of models that holds models of a fixed count (a sergeant: ``1
+    Intercessor Sergeant``) and others: the fixed ones are lines of their own and the others
+    one line of what the group's count leaves them (``Intercessors`` 5-10 → ``4-9``), named
+    after the group's default entry, else the only other model, else the group. False (nothing
+    added) when the group is no such group."""
+    if any(slot.option or slot.lines for slot in inner):
+        return False
+    fixed = [s for s in inner if s.high is not None and s.low == s.high and s.low >= 1]
+    rest = [s for s in inner if s not in fixed]
+    if not fixed or not rest or any(_variant(f.name, rest) for f in fixed):
+        return False
+    taken = sum(slot.low for slot in fixed)
+    low = max(own.get("min", sum(s.low for s in inner)) - taken, 0)
+    _, high_rest = _total(rest)
+    high_own = own.get("max", -1)
+    high = high_own - taken if high_own >= 0 else high_rest
+    if high is not None and (high < low or high == 0):
+        return False
+    default = data.lookup(group.get("defaultSelectionEntryId"))
+    named = clean_name(default.name) if default is not None else ""
+    if named in {slot.name for slot in rest}:
+        rest_name = named
+    elif len(rest) == 1:
+        rest_name = rest[0].name
+    else:
+        rest_name = _uncounted(name)
+    costs = {slot.cost for slot in rest}
+    cost = costs.pop() if len(costs) == 1 else 0.0
+    found.extend(fixed)
+    found.append(Slot(rest_name, low, high, cost))
+    return True
+
+
+def _variant(name: str, others: list[Slot]) -> bool:
+    """``name`` is one of ``others`` with its wargear (``Navis Armsman w/ heavy shotgun``
+    beside ``Navis Armsman``): a model of the same kind, not one of its own (a sergeant)."""
+    return any(name.lower().startswith(f"{o.name.lower()}{WITH}") for o in others)
 
 
 def _is_epic(entry: Node, link: Node | None) -> bool:
