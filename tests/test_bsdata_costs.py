@@ -1,6 +1,7 @@
 """The BSData reader prices every unit size the source prices (issue 34, rest): a cost modifier
 whose condition counts the selections of the group that holds all of a unit's models is a
-count of models, on a fixture cut from the whole 10th-edition repository of ``../shared``
+count of models; a counted group of models that holds a sergeant gives the sergeant a line of
+its own; an aura is one in square brackets or in a profile of another type; on a fixture cut from the whole 10th-edition repository of ``../shared``
 (``tests/fixtures/bsdata/wh40k-10e-2026-02-14-costs``, see SOURCES.md). Facts checked against
 the XML of the fixture and the Wahapedia export of the same day (``Datasheets_models_cost``:
 Intercessor Squad 5 models 80, 10 models 160; Aggressor Squad 3 models 95, 6 models 190)."""
@@ -64,3 +65,22 @@ def test_models_with_their_wargear_in_a_counted_group_stay_in_its_count(
     # the export: "1 Navis Sergeant-at-Arms", "9 Navis Armsmen"
     breachers = sheet(data_set, "agents-of-the-imperium/imperial-navy-breachers")
     assert breachers.unit_composition == ["1 Navis Sergeant-at-Arms", "9 Armsmen"]
+
+
+def test_an_aura_in_square_brackets_is_an_aura(data_set: Extraction) -> None:
+    # Imperium - Space Marines.cat, Dreadnought: the profile "Wisdom of the Ancients [Aura]"
+    dreadnought = sheet(data_set, "space-marines/dreadnought")
+    ability = {a.name: a for a in dreadnought.abilities.datasheet}["Wisdom of the Ancients"]
+    assert ability.aura is True
+
+
+def test_an_aura_in_a_profile_of_another_type_is_an_aura(data_set: Extraction) -> None:
+    # Chaos - Chaos Daemons Library.cat, Be'lakor: three profiles of type "Shadow Form" named
+    # "… (Aura, Psychic)" (read as abilities, said once: ability-group)
+    belakor = sheet(data_set, "daemons/be-lakor")
+    auras = {a.name: a.aura for a in belakor.abilities.datasheet if "(Aura, Psychic)" in a.name}
+    assert auras == {
+        "Wreathed in Shadows (Aura, Psychic)": True,
+        "Pall of Despair (Aura, Psychic)": True,
+        "Shadow Lord (Aura, Psychic)": True,
+    }
