@@ -84,3 +84,16 @@ def test_an_aura_in_a_profile_of_another_type_is_an_aura(data_set: Extraction) -
         "Pall of Despair (Aura, Psychic)": True,
         "Shadow Lord (Aura, Psychic)": True,
     }
+
+
+def test_a_leader_list_the_source_wraps_is_read_to_its_end(data_set: Extraction) -> None:
+    # Imperium - Ultramarines.cat, Marneus Calgar in Armour of Antilochus: "This model can be
+    # attached to the following units: Aggressor Squad, Assault Intercessor Squad,⏎Bladeguard
+    # Veteran Squad, …, Infernus Squad, Intercessor Squad, …, Terminator⏎Assault Squad, …"
+    calgar = sheet(data_set, "space-marines/marneus-calgar-in-armour-of-antilochus")
+    assert calgar.leader == ["space-marines/aggressor-squad", "space-marines/intercessor-squad"]
+    named = [d.message for d in data_set.report.diagnostics if d.code == "missing-entry"]
+    # the other eleven are named, none cut at a line break ('Terminator' alone)
+    assert len(named) == 11, named
+    assert any("'Terminator Assault Squad'" in m for m in named)
+    assert any("'Victrix Honour Guard'" in m for m in named)
