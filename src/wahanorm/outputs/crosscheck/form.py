@@ -744,6 +744,36 @@ def _one_sided_restrictions(a: Entity, b: Entity, context: Context) -> None:
             other["text"] = (text[: found.start()] + " " + text[found.end() :]).strip()
 
 
+_CLOSING_ONLY = re.compile(r"\s+only\s*\.?\s*$", re.IGNORECASE)
+
+
+def _invulnerable_note_only(a: Entity, b: Entity, context: Context) -> None:
+    """An invulnerable save's note one source closes with "only" and the other not (the
+    export's "Against ranged attacks only", BSData's "against ranged attacks"): B's note takes
+    A's, on the profiles both name alike."""
+    mine, theirs = a.get("profiles"), b.get("profiles")
+    if not (isinstance(mine, list) and isinstance(theirs, list)):
+        return
+    saves: dict[str, dict[str, Any]] = {}
+    for profile in mine:
+        save = profile.get("invulnerable_save") if isinstance(profile, dict) else None
+        if isinstance(save, dict):
+            saves.setdefault(str(profile.get("name")).casefold(), save)
+    for profile in theirs:
+        save = profile.get("invulnerable_save") if isinstance(profile, dict) else None
+        other = saves.get(str(profile.get("name")).casefold()) if isinstance(save, dict) else None
+        if other is None or save is None:
+            continue
+        x, y = other.get("note"), save.get("note")
+        if (
+            isinstance(x, str)
+            and isinstance(y, str)
+            and x != y
+            and text_form(_CLOSING_ONLY.sub("", x)) == text_form(_CLOSING_ONLY.sub("", y))
+        ):
+            save["note"] = x
+
+
 def _zero_cost(a: Entity, b: Entity, context: Context) -> None:
     """A cost of 0 one source prints and the other leaves out (an enhancement free in its
     detachment): one cost."""
@@ -944,6 +974,12 @@ NORMALISATIONS: tuple[Normalisation, ...] = (
         "Mastered Doctrines: the export's restriction 'Your army can include Ultramarines units, "
         "but …', which BSData states as constraints",
         _one_sided_restrictions,
+    ),
+    Normalisation(
+        "invulnerable-note-only",
+        "Phantom Titan's invulnerable save 'Against ranged attacks only' / 'against ranged "
+        "attacks'",
+        _invulnerable_note_only,
     ),
     Normalisation("zero-cost", "an enhancement's cost 0 / no cost", _zero_cost),
     Normalisation(
