@@ -176,3 +176,11 @@ def test_a_damaged_file_is_compared_without_a_traceback(damage: dict[str, Any]) 
     for a, b in ((pair["a"], {**pair["b"], **damage}), ({**pair["a"], **damage}, pair["b"])):
         context = form.Context("datasheet", ({"x"}, {"y"}))
         form.in_one_form(json.loads(json.dumps(a)), json.loads(json.dumps(b)), None, context)
+
+
+def test_restrictions_both_sources_print_are_still_compared(tmp_path: Path) -> None:
+    # Marks of Chaos: the export's "… share the same keyword from the list above", BSData's
+    # "… from the list below" (beside the pair one-sided-restrictions)
+    report = check_pair(tmp_path, "one-sided-restrictions")
+    found = summaries(report, "pactbound-zealots/marks-of-chaos")
+    assert any(s.startswith("Restrictions:") and "above" in s for s in found), found

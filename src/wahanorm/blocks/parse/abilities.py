@@ -24,8 +24,10 @@ CORE_ABILITIES: dict[str, str | None] = {
     "stealth": None,
     "support": None,
 }
-_AURA = re.compile(r"\s*\(Aura\)\s*$", re.I)
-_AURA_GROUP = re.compile(r"\((?:[^)]*,\s*)?Aura\b[^)]*\)\s*$", re.I)
+_AURA = re.compile(r"\s*(?:\(Aura\)|\[Aura\])\s*$", re.I)
+_AURA_GROUP = re.compile(
+    r"(?:\((?:[^)]*,\s*)?Aura\b[^)]*\)|\[(?:[^\]]*,\s*)?Aura\b[^\]]*\])\s*$", re.I
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -49,7 +51,8 @@ def split_core_list(text: str) -> list[Ability]:
 
 
 def named_ability(name: str, text: str | None) -> Ability:
-    """A ``Name: text`` ability. ``Name (Aura)`` sets the aura flag and drops the marker; a
-    group such as ``Onslaught (Aura, Psychic)`` sets it too and keeps the name as printed."""
+    """A ``Name: text`` ability. ``Name (Aura)`` (BSData also ``Name [Aura]``) sets the aura
+    flag and drops the marker; a group such as ``Onslaught (Aura, Psychic)`` sets it too and
+    keeps the name as printed."""
     aura = bool(_AURA_GROUP.search(name))
     return Ability(name=_AURA.sub("", name).strip(), text=text, aura=aura)

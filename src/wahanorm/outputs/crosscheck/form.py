@@ -23,7 +23,8 @@ rule. What both hold is compared, once the differences of form are taken out:
 - punctuation alone in a text (a full stop one source leaves out: ``save.`` / ``save``);
 - and each of ``NORMALISATIONS`` (at the end of this module): notations of one text or name
   (``text_form``, ``name_form``), a weapon or ability spelt otherwise, a keyword row, a table
-  printed inline, a Designer's Note, an enhancement's "X model only." sentence …, each with the
+  printed inline, a Designer's Note, an enhancement's "X model only." sentence, a detachment
+  rule's restrictions one source prints and the other states as constraints …, each with the
   real pair it was met on.
 
 Order of lists is never a difference (the diff's comparers match items by name).
@@ -720,6 +721,59 @@ def _model_only_sentence(a: Entity, b: Entity, context: Context) -> None:
         b["text"] = y[my.end() :]
 
 
+def _one_sided_restrictions(a: Entity, b: Entity, context: Context) -> None:
+    """A detachment rule's restrictions one source prints (the export's "Your army can include
+    Ultramarines units, but it cannot include any ADEPTUS ASTARTES units drawn from any other
+    Chapter.") and the other states as constraints of its roster, printing none: not compared;
+    where the other prints them inside its rule's text instead (Cosmic Distortion's "When
+    mustering your army, …"), that passage is taken out of its text too."""
+    if context.kind != "detachment_rule":
+        return
+    x, y = a.get("restrictions"), b.get("restrictions")
+    if bool(x) == bool(y):
+        return
+    printed, other = (x, b) if x else (y, a)
+    a["restrictions"] = b["restrictions"] = None
+    text = other.get("text")
+    if not (isinstance(printed, str) and isinstance(text, str)):
+        return
+    words = [re.escape(w) for w in re.sub(r"^\s*[-–•]\s*", "", printed).split()]
+    if words:
+        found = re.search(r"\s+".join(words), text, re.IGNORECASE)
+        if found is not None:
+            other["text"] = (text[: found.start()] + " " + text[found.end() :]).strip()
+
+
+_CLOSING_ONLY = re.compile(r"\s+only\s*\.?\s*$", re.IGNORECASE)
+
+
+def _invulnerable_note_only(a: Entity, b: Entity, context: Context) -> None:
+    """An invulnerable save's note one source closes with "only" and the other not (the
+    export's "Against ranged attacks only", BSData's "against ranged attacks"): B's note takes
+    A's, on the profiles both name alike."""
+    mine, theirs = a.get("profiles"), b.get("profiles")
+    if not (isinstance(mine, list) and isinstance(theirs, list)):
+        return
+    saves: dict[str, dict[str, Any]] = {}
+    for profile in mine:
+        save = profile.get("invulnerable_save") if isinstance(profile, dict) else None
+        if isinstance(save, dict):
+            saves.setdefault(str(profile.get("name")).casefold(), save)
+    for profile in theirs:
+        save = profile.get("invulnerable_save") if isinstance(profile, dict) else None
+        other = saves.get(str(profile.get("name")).casefold()) if isinstance(save, dict) else None
+        if other is None or save is None:
+            continue
+        x, y = other.get("note"), save.get("note")
+        if (
+            isinstance(x, str)
+            and isinstance(y, str)
+            and x != y
+            and text_form(_CLOSING_ONLY.sub("", x)) == text_form(_CLOSING_ONLY.sub("", y))
+        ):
+            save["note"] = x
+
+
 def _zero_cost(a: Entity, b: Entity, context: Context) -> None:
     """A cost of 0 one source prints and the other leaves out (an enhancement free in its
     detachment): one cost."""
@@ -914,6 +968,18 @@ NORMALISATIONS: tuple[Normalisation, ...] = (
         "model-only-sentence",
         "'CHAOS KNIGHTS model only.' opening an enhancement's text on one side only",
         _model_only_sentence,
+    ),
+    Normalisation(
+        "one-sided-restrictions",
+        "Mastered Doctrines: the export's restriction 'Your army can include Ultramarines units, "
+        "but …', which BSData states as constraints",
+        _one_sided_restrictions,
+    ),
+    Normalisation(
+        "invulnerable-note-only",
+        "Phantom Titan's invulnerable save 'Against ranged attacks only' / 'against ranged "
+        "attacks'",
+        _invulnerable_note_only,
     ),
     Normalisation("zero-cost", "an enhancement's cost 0 / no cost", _zero_cost),
     Normalisation(

@@ -124,7 +124,7 @@ def _profile_ability(
         found.orders = "\n".join(filter(None, [found.orders, text])) or None
     elif kind != ABILITIES_TYPE:
         _other_type(part, data.report, path)
-        groups[group].append(Ability(name=name, text=text or None))
+        groups[group].append(_named(name, text or None))  # an aura there too
     elif group == "datasheet" and is_invulnerable(part.node):
         return  # the profiles' invulnerable save
     elif group == "datasheet" and (damaged := _DAMAGED.match(name)):

@@ -7,7 +7,8 @@ that is itself a model is one model.
 
 Costs: the entry's ``pts`` cost (the game system's cost type named ``pts``) is the price of the
 smallest unit; a model entry's own cost is paid per model. Modifiers of the ``pts`` cost whose
-conditions count the unit's models (``childId="model"``) price the other sizes: ``set 170 if
+conditions count the unit's models (``childId="model"``, or the id of a group that holds every
+model of the unit: ``set 160 if at least 6 Intercessors``) price the other sizes: ``set 170 if
 more than 10 models`` prices the next size up (the band above 10 ends at the next breakpoint or
 the largest unit), ``at least 10`` / ``equal to 10`` the size they name. 11th-edition modifiers
 that count the units of the same datasheet taken before (``before`` in a local condition group)
@@ -32,6 +33,8 @@ POINTS = "pts"
 """The name of the points cost type."""
 EPIC_HERO = "epic hero"
 """The keyword a unit composition line names after a model (``– EPIC HERO``)."""
+WITH = " w/ "
+"""How BattleScribe names a model with its wargear: ``Navis Armsman w/ heavy shotgun``."""
 MAX_LINES = 30
 """A unit priced per model lists each size up to this many; a larger range only its ends."""
 
@@ -246,11 +249,60 @@ def _slot_group(
         found.extend(inner)
         return
     own = _constraints(data, group, link)
+    if own and _split(data, group, name, own, inner, found):
+        return
     low_in, high_in = _total(inner)
     high = own.get("max", high_in if high_in is not None else -1)
     costs = {slot.cost for slot in inner}
     cost = costs.pop() if len(costs) == 1 else 0.0
     found.append(Slot(_uncounted(name), own.get("min", low_in), high if high >= 0 else None, cost))
+
+
+def _split(
+    data: DataSet,
+    group: Node,
+    name: str,
+    own: dict[str, int],
+    inner: list[Slot],
+    found: list[Slot],
+) -> bool:
+    """A counted group of models that holds models of a fixed count (a sergeant: ``1
+    Intercessor Sergeant``) and others: the fixed ones are lines of their own and the others
+    one line of what the group's count leaves them (``Intercessors`` 5-10 → ``4-9``), named
+    after the group's default entry, else the only other model, else the group. False (nothing
+    added) when the group is no such group."""
+    if any(slot.option or slot.lines for slot in inner):
+        return False
+    fixed = [s for s in inner if s.high is not None and s.low == s.high and s.low >= 1]
+    rest = [s for s in inner if s not in fixed]
+    if not fixed or not rest or any(_variant(f.name, rest) for f in fixed):
+        return False
+    taken = sum(slot.low for slot in fixed)
+    low = max(own.get("min", sum(s.low for s in inner)) - taken, 0)
+    _, high_rest = _total(rest)
+    high_own = own.get("max", -1)
+    high = high_own - taken if high_own >= 0 else high_rest
+    if high is not None and (high < low or high == 0):
+        return False
+    default = data.lookup(group.get("defaultSelectionEntryId"))
+    named = clean_name(default.name) if default is not None else ""
+    if named in {slot.name for slot in rest}:
+        rest_name = named
+    elif len(rest) == 1:
+        rest_name = rest[0].name
+    else:
+        rest_name = _uncounted(name)
+    costs = {slot.cost for slot in rest}
+    cost = costs.pop() if len(costs) == 1 else 0.0
+    found.extend(fixed)
+    found.append(Slot(rest_name, low, high, cost))
+    return True
+
+
+def _variant(name: str, others: list[Slot]) -> bool:
+    """``name`` is one of ``others`` with its wargear (``Navis Armsman w/ heavy shotgun``
+    beside ``Navis Armsman``): a model of the same kind, not one of its own (a sergeant)."""
+    return any(name.lower().startswith(f"{o.name.lower()}{WITH}") for o in others)
 
 
 def _is_epic(entry: Node, link: Node | None) -> bool:
@@ -328,6 +380,7 @@ def cost_rules(
     """The modifiers of the unit's ``pts`` cost it can price, and how many it cannot."""
     rules: list[CostRule] = []
     unread = 0
+    counters = _model_counters(data, entry)
     for holder in (entry, link):
         if holder is None:
             continue
@@ -338,7 +391,7 @@ def cost_rules(
                 "decrement",
             ):
                 continue
-            rule = _cost_rule(data, modifier, guards, entry)
+            rule = _cost_rule(data, modifier, guards, entry, counters)
             if rule is None:
                 unread += 1
             else:
@@ -346,7 +399,51 @@ def cost_rules(
     return rules, unread
 
 
-def _cost_rule(data: DataSet, modifier: Node, guards: list[Node], entry: Node) -> CostRule | None:
+def _model_counters(data: DataSet, entry: Node) -> set[str]:
+    """The ids whose selections in ``entry`` count all of its models: ``model``, and a group
+    of model entries alone that holds every model entry of the unit (``set 160 if at least 6
+    selections of Intercessors``, the group of the sergeant and the others). A group that
+    offers compositions (``5 models`` / ``10 models``) counts the choices, not models."""
+    models = 0
+    groups: list[tuple[Node, int]] = []  # each group of models alone, with how many it holds
+
+    def resolved(node: Node) -> Node:
+        if node.container == "entryLinks":
+            target = data.lookup(node.get("targetId"))
+            return target if target is not None else node
+        return node
+
+    def visit(node: Node, depth: int) -> None:
+        nonlocal models
+        inside = resolved(node)
+        if inside.tag == "selectionEntry" and inside.get("type") == "model":
+            models += 1
+            return
+        if depth >= MAX_LINK_DEPTH:
+            return
+        children = [
+            child
+            for child in inside.children
+            if child.container in ("selectionEntries", "selectionEntryGroups", "entryLinks")
+        ]
+        if inside.tag == "selectionEntryGroup" and children:
+            kinds = [resolved(child) for child in children]
+            if all(k.tag == "selectionEntry" and k.get("type") == "model" for k in kinds):
+                groups.append((node, len(children)))
+        for child in children:
+            visit(child, depth + 1)
+
+    visit(entry, 0)
+    counters = {"model"}
+    for node, held in groups:
+        if held == models:
+            counters.update(i for i in (node.id, node.get("targetId")) if i)
+    return counters
+
+
+def _cost_rule(
+    data: DataSet, modifier: Node, guards: list[Node], entry: Node, counters: set[str]
+) -> CostRule | None:
     value = value_of(data, modifier, "cost", "")
     if value is None:
         return None
@@ -358,7 +455,7 @@ def _cost_rule(data: DataSet, modifier: Node, guards: list[Node], entry: Node) -
                 return None
             units.append((group.get("type"), group.get("value")))
     for condition in (c for h in (modifier, *guards) for c in own_conditions(h, local=False)):
-        if condition.get("childId") == "model" and condition.get("scope") in (
+        if condition.get("childId") in counters and condition.get("scope") in (
             "self",
             "parent",
             entry.id,

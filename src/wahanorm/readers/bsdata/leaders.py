@@ -34,6 +34,8 @@ from wahanorm.errors import Report
 _LIST_ITEM = re.compile(r"^-\s*(?P<item>.+)$")
 _INTRO = re.compile(r"^(?P<intro>[^:\n]*\battached\b[^:\n]*):(?P<rest>.*)$", re.IGNORECASE)
 """The sentence that opens the list, and what follows its colon on the same line."""
+_MORE = re.compile(r"^[^.:]*,[^.:]*$")
+"""A line that goes on with an inline list: names between commas, no sentence's stop."""
 _NOTE = re.compile(r"\s*[(\[*].*$")
 _SEPARATORS = re.compile(r"\s*[,;]\s*|\s+and\s+|\s+or\s+")
 _ATTACHED = re.compile(
@@ -60,6 +62,12 @@ def leader_targets(text: str) -> list[str]:
         rest = _INTRO.match(lines[start])
         inline = rest.group("rest").strip() if rest else ""
         if inline:
+            # an inline list the source wraps goes on while a line ends within it (a comma)
+            # or the next one is more of it (names between commas, no full stop)
+            for line in lines[start + 1 :]:
+                if not line or not (inline.endswith(",") or _MORE.match(line)):
+                    break
+                inline = f"{inline} {line}"
             items = _SEPARATORS.split(inline)
         else:
             for line in lines[start + 1 :]:
