@@ -435,3 +435,53 @@ def test_a_report_keeps_1000_of_one_code_per_file_and_counts_the_rest() -> None:
     assert capped.message.startswith("500 more 'short-record' diagnostics of this file")
     report.close()  # said once
     assert sum(r.code == "diagnostics-capped" for r in report.diagnostics) == 1
+
+
+WORLD_EATERS = Path(__file__).parent / "fixtures" / "html" / "world_eaters_trimmed.html"
+ENHANCEMENT_BOXES = (
+    "//*[contains(concat(' ', normalize-space(@class), ' '), ' EnhancementsPts ')]"
+    "[not(ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' tooltip_templates ')])]"
+    "/.."
+)
+
+
+def _open_faction_page(copies: int) -> str:
+    """The 11th-edition faction page fixture with the first part of its body repeated in front
+    of it, the part cut inside an enhancement's box (200 characters past its fourth
+    ``EnhancementsPts``): each copy nests in that box of the one before, detachments and all
+    (what ``scripts/bench_page_scale.py`` grows from the World Eaters page)."""
+    page = WORLD_EATERS.read_text(encoding="utf-8")
+    start = page.index(">", page.index("<body")) + 1
+    cut = start
+    for _ in range(4):
+        cut = page.index("EnhancementsPts", cut + 1)
+    return page[:start] + page[start : cut + 200] * copies + page[start:]
+
+
+def test_nested_enhancement_boxes_of_a_faction_page_are_read_apart() -> None:
+    """Each detachment's enhancement box was read over all that followed it (quadratic: 0.5,
+    1 and 2 MB of the World Eaters page in 0.17, 0.43 and 2.1 s); now each element is under one
+    box at most when the boxes are read."""
+    from wahanorm.blocks import html as dom
+    from wahanorm.errors import Report
+    from wahanorm.readers.page import faction
+    from wahanorm.readers.page.context import TooltipContext
+
+    def read(text: str) -> tuple[Any, list[str]]:
+        root, cut = dom.parse_page(text)
+        assert root is not None and cut is None
+        ctx = TooltipContext("World Eaters", "page.html", Report())
+        return root, sorted({e.id for e in faction.read_faction_page(root, ctx).entities})
+
+    root, _ = dom.parse_page(_open_faction_page(12))
+    boxes = root.xpath(ENHANCEMENT_BOXES)
+    total = sum(1 for _ in root.iter())
+    assert sum(sum(1 for _ in b.iter()) for b in boxes) > 5 * total  # the hostile shape
+    root, ids = read(_open_faction_page(12))
+    boxes = root.xpath(ENHANCEMENT_BOXES)
+    assert len(boxes) > 12 * 4
+    assert sum(sum(1 for _ in b.iter()) for b in boxes) <= sum(1 for _ in root.iter())
+    _, clean = read(WORLD_EATERS.read_text(encoding="utf-8"))
+    # The copies sit inside the last detachment's container, so some of their items are read
+    # as that detachment's; what the page itself reads is all read.
+    assert set(clean) <= set(ids)

@@ -106,14 +106,24 @@ def read_faction_page(root: Element, ctx: TooltipContext) -> FactionPage:
     """The army rules, detachments, detachment rules, enhancements and stratagems printed on
     the page."""
     detachments = read_detachments(root, ctx)
-    walk = _Walk()
+    headings = {d.heading: d for d in reversed(detachments)}  # the first of a heading kept
+    containers = {d.container: d for d in reversed(detachments) if d.container is not None}
+    above = _Above(containers)
+    # Where each item is, worked out before the enhancements are taken apart (which moves them).
+    items: list[tuple[Element, _Detachment | None]] = []
     for el in root.xpath(_ITEMS):
-        if _in_tooltip(el) or _in_card(el) or cards.in_faq(el):
-            continue
+        flags, _frame, holder = above.of(el)
+        if not flags:
+            items.append((el, headings.get(el) or holder))
+    # An enhancement's box nested in another's by tags left open is read apart from it.
+    boxes = {el.getparent() for el, _ in items if dom.has_class(el, "EnhancementsPts")}
+    if boxes:
+        dom.apart([el for el in root.iter() if el in boxes])  # in document order
+    walk = _Walk()
+    for el, held in items:
         if any(dom.has_class(el, cls) for cls in FAQ_BOXES):
             walk.faq.append((walk.section, el))
             continue
-        held = next((d for d in detachments if d.heading is el), None) or _holder(el, detachments)
         if held is not None:
             _in_detachment(el, held, walk, ctx)
         elif el.tag == "h2":
@@ -180,9 +190,13 @@ def read_detachments(root: Element, ctx: TooltipContext) -> list[_Detachment]:
     detachment points (``span.dpPts``), or that the page's detachment filter names; none on a
     page without either."""
     groups = _filter_groups(root)
+    above = _Above({})
     found: list[_Detachment] = []
     for head in root.xpath("//h2 | //h3"):
-        if not dom.has_class(head, "outline_header") or _in_tooltip(head):
+        if not dom.has_class(head, "outline_header"):
+            continue
+        flags, frame, _holder = above.of(head)
+        if flags & _TOOLTIP:
             continue
         points = dom.select_one(head, "span", "dpPts")
         name = dom.text(head, skip=("dpPts",))
@@ -200,7 +214,7 @@ def read_detachments(root: Element, ctx: TooltipContext) -> list[_Detachment]:
             force_disposition=disposition,
             flavour=_detachment_flavour(head),
         )
-        found.append(_Detachment(head, _container(head), entity))
+        found.append(_Detachment(head, frame, entity))
     return found
 
 
@@ -249,11 +263,6 @@ def _cost(
     return (game_int(match.group(1)) if match else None), (value.strip() if colon else None) or None
 
 
-def _container(head: Element) -> Element | None:
-    """The container a detachment heading opens: its nearest ``div[@data-f]``."""
-    return next((a for a in head.iterancestors("div") if a.get("data-f") is not None), None)
-
-
 def _detachment_flavour(head: Element) -> str | None:
     """The paragraphs printed right under the heading (``p.desc_indent``, ``p.legend``)."""
     lines: list[str] = []
@@ -266,13 +275,54 @@ def _detachment_flavour(head: Element) -> str | None:
     return "\n".join(lines) or None
 
 
-def _holder(el: Element, detachments: list[_Detachment]) -> _Detachment | None:
-    """The detachment whose container holds ``el``."""
-    for ancestor in el.iterancestors("div"):
-        for detachment in detachments:
-            if detachment.container is ancestor:
-                return detachment
-    return None
+_TOOLTIP, _CARD, _FAQ = 1, 2, 4
+"""What an element may lie inside (``_Above``): a tooltip, a stratagem card, a FAQ box."""
+_Place = tuple[int, Element | None, _Detachment | None]
+
+
+class _Above:
+    """What lies above each element: whether a tooltip, a card or a FAQ or errata box holds it
+    (flags), the nearest ``div[@data-f]`` holding it (the container a detachment heading
+    opens), and the detachment whose container (of ``containers``) is the nearest holding it.
+
+    Each element's is worked out once, from its parent's: linear in the page, where walking up
+    from each item was quadratic in a page whose tags left open nest each part of it in the one
+    before (every item under all that came before it)."""
+
+    def __init__(self, containers: dict[Element, _Detachment]) -> None:
+        self._containers = containers
+        self._memo: dict[Element, _Place] = {}
+
+    def of(self, el: Element) -> _Place:
+        """What lies above ``el`` (its ancestors, not itself)."""
+        chain: list[Element] = []
+        node: Element | None = el
+        while node is not None and node not in self._memo:
+            chain.append(node)
+            node = node.getparent()
+        if node is None:
+            node = chain.pop()
+            self._memo[node] = (0, None, None)
+        for child in reversed(chain):
+            self._memo[child] = self._below(node)
+            node = child
+        return self._memo[el]
+
+    def _below(self, parent: Element) -> _Place:
+        """What lies above a child of ``parent``."""
+        flags, frame, held = self._memo[parent]
+        names = dom.classes(parent)
+        if "tooltip_templates" in names:
+            flags |= _TOOLTIP
+        if CARD in names:
+            flags |= _CARD
+        if any(cls in names for cls in FAQ_BOXES):
+            flags |= _FAQ
+        if parent.tag == "div":
+            if parent.get("data-f") is not None:
+                frame = parent
+            held = self._containers.get(parent, held)
+        return flags, frame, held
 
 
 def _in_detachment(el: Element, held: _Detachment, walk: _Walk, ctx: TooltipContext) -> None:
@@ -386,11 +436,3 @@ def _rule_box(head: Element, detachment: str | None, ctx: TooltipContext) -> Ent
         restrictions=split.restrictions,
         tables=tables,
     )
-
-
-def _in_tooltip(el: Element) -> bool:
-    return any(dom.has_class(a, "tooltip_templates") for a in el.iterancestors())
-
-
-def _in_card(el: Element) -> bool:
-    return any(dom.has_class(a, CARD) for a in el.iterancestors())
