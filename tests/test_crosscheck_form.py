@@ -184,3 +184,16 @@ def test_restrictions_both_sources_print_are_still_compared(tmp_path: Path) -> N
     report = check_pair(tmp_path, "one-sided-restrictions")
     found = summaries(report, "pactbound-zealots/marks-of-chaos")
     assert any(s.startswith("Restrictions:") and "above" in s for s in found), found
+
+
+def test_an_oval_base_is_a_base_of_two_dimensions() -> None:
+    # Carnifexes: the export's 105 x 70mm, Game-Datacards' "105 x 70mm Oval Base" (the pair
+    # ``oval-base``); another size, or a round base, stays a difference
+    for x, y, alike in [
+        ("105 x 70mm", "105 x 70mm Oval Base", True),
+        ("105 x 70mm", "120 x 92mm Oval Base", False),
+        ("60mm", "60mm Oval Base", False),
+    ]:
+        a, b = {"base_size": x}, {"base_size": y}
+        form._oval_base(a, b, form.Context())
+        assert (b["base_size"] == x) is alike, (x, y)

@@ -97,29 +97,39 @@ def compare_sides(
 ) -> R | None:
     """Load two sides (output folders, raw inputs, ``REV:PATH``) and ``compare`` them, as
     ``diff`` and ``crosscheck`` do; None after one line on ``err`` saying what went wrong. The
-    notes of loading a side are printed too.
+    notes of loading a side are printed too."""
+    return load_sides(command, [first, second], lambda snaps: compare(*snaps), err)
+
+
+def load_sides(
+    command: str, specs: list[str], compare: Callable[[list[Snapshot]], R], err: TextIO
+) -> R | None:
+    """Load each side of ``specs`` and ``compare`` them all (``compare_sides`` for two).
 
     Without cyclic garbage collection, as a run converts (``fewer_collections``): the entity
     files parsed (some 700,000 dicts, lists and strings of a whole export) and the forms made to
     compare them are trees without cycles, and the collector scanned them all again in full
-    collections while they grew (about 0.3 s of a crosscheck of a whole export, for nothing
-    freed)."""
+    collections while they grew, for nothing freed."""
     from wahanorm.outputs.diff.sides import load_side
     from wahanorm.pipeline import converted
     from wahanorm.pipeline.run import fewer_collections
 
+    notes: list[str] = []
     try:
         with fewer_collections():
-            a, a_notes = load_side(first, converted)
-            b, b_notes = load_side(second, converted)
-            result = compare(a, b)
+            snaps = []
+            for spec in specs:
+                snap, side_notes = load_side(spec, converted)
+                snaps.append(snap)
+                notes += side_notes
+            result = compare(snaps)
     except WahanormError as exc:
         say(f"wahanorm {command}: {exc.message}", err)
         return None
     except (OSError, ValueError) as exc:
         say(f"wahanorm {command}: {exc}", err)
         return None
-    for note in a_notes + b_notes:
+    for note in notes:
         say(f"wahanorm {command}: note: {note}", err)
     return result
 

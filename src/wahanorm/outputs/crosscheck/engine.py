@@ -55,6 +55,14 @@ def crosscheck(
     a_snap: Snapshot, b_snap: Snapshot, kinds: Sequence[str] = (), fields: Sequence[str] = ()
 ) -> CrosscheckReport:
     """Where ``a_snap`` and ``b_snap`` disagree; ``kinds`` and ``fields`` keep to those."""
+    return crosscheck_pairs(a_snap, b_snap, kinds, fields)[0]
+
+
+def crosscheck_pairs(
+    a_snap: Snapshot, b_snap: Snapshot, kinds: Sequence[str] = (), fields: Sequence[str] = ()
+) -> tuple[CrosscheckReport, list[Pair]]:
+    """The crosscheck of two sides, and every pair of entities it compared (what a crosscheck
+    of more sides joins across its pairs of sides: ``many``)."""
     _check_names(kinds, fields)
     a_read, b_read = read_entities(a_snap), read_entities(b_snap)
     labels = distinct(
@@ -108,7 +116,7 @@ def crosscheck(
         not_compared.insert(0, NotCompared(side=side, kind=kind, entities=count))
     disagreeing = sum(1 for c in checks if c.disagreements)
     sheets = by_kind.get("datasheet", KindCounts())
-    return CrosscheckReport(
+    report = CrosscheckReport(
         a=_side(a_snap, a_read.by_key.values(), labels[0]),
         b=_side(b_snap, b_read.by_key.values(), labels[1]),
         kinds=list(kinds),
@@ -132,6 +140,7 @@ def crosscheck(
         only_b=only_b,
         not_compared=not_compared,
     )
+    return report, pairing.pairs
 
 
 def _headline(checks: list[EntityCheck], sheets: KindCounts) -> Headline:
@@ -423,7 +432,7 @@ def _disagreement(change: Change, labels: tuple[str, str], names: dict[str, str]
         summary = f"{label}{sep}{change.old} ({mine}) vs {change.new} ({theirs})"
     else:
         value = change.old if change.op == "removed" else change.new
-        what = _item(label, change.path, names)
+        what = item_label(label, change.path, names)
         where = mine if change.op == "removed" else theirs
         shown = f" ({value})" if value and value not in what else ""
         summary = f"{what}: only in {where}{shown}"
@@ -452,9 +461,11 @@ def _full_label(change: Change) -> str:
     return change.label
 
 
-def _item(label: str, path: str, names: dict[str, str]) -> str:
-    """A list item by its label and key: ``Keyword SMOKE``, ``Can lead Nobz``."""
-    if not path.endswith("]"):
+def item_label(label: str, path: str, names: dict[str, str]) -> str:
+    """A list item by its label and key: ``Keyword SMOKE``, ``Can lead Nobz``; a cost by its
+    label alone, which says its key in words (``Points (1 model, units 1-2)``, never with
+    ``(1, 1, 2)`` after it)."""
+    if not path.endswith("]") or path.startswith("points["):
         return label
     key = path[path.rfind("[") + 1 : -1]
     key = names.get(key, key)

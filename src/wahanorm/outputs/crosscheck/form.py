@@ -860,6 +860,20 @@ def _only_model_keywords(a: Entity, b: Entity, context: Context) -> None:
             only["keywords"] = []
 
 
+_OVAL_BASE = re.compile(r"(\d+(?:\.\d+)? ?x ?\d+(?:\.\d+)? ?mm)(?: oval base)?", re.IGNORECASE)
+
+
+def _oval_base(a: Entity, b: Entity, context: Context) -> None:
+    """A base of two dimensions is oval: ``105 x 70mm`` in one source is ``105 x 70mm Oval
+    Base`` in the other."""
+    x, y = a.get("base_size"), b.get("base_size")
+    if not (isinstance(x, str) and isinstance(y, str)) or x == y:
+        return
+    one, other = _OVAL_BASE.fullmatch(x.strip()), _OVAL_BASE.fullmatch(y.strip())
+    if one and other and one.group(1).casefold() == other.group(1).casefold():
+        b["base_size"] = x
+
+
 def _unheld_links(a: Entity, b: Entity, context: Context) -> None:
     """An id one side's datasheet lists (a unit it can lead, be led by) of an entity that side
     holds and the other side holds nothing of, where the other side does not list it either:
@@ -923,6 +937,11 @@ def _rows_inline(table: Json, text: str) -> str | None:
 
 
 NORMALISATIONS: tuple[Normalisation, ...] = (
+    Normalisation(
+        "oval-base",
+        "Carnifexes: '105 x 70mm' in the export, '105 x 70mm Oval Base' in Game-Datacards",
+        _oval_base,
+    ),
     Normalisation(
         "unheld-links",
         "Marneus Calgar can lead 'Crusader Squad (Legendary)', a datasheet BSData lacks",

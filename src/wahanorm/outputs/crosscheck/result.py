@@ -202,3 +202,102 @@ class CrosscheckReport(_Model):
     def disagrees(self) -> bool:
         """True when a pair disagrees or an entity is on one side only (exit code 1)."""
         return bool(self.summary.disagreeing or self.only_a or self.only_b)
+
+
+# --- three sources or more -----------------------------------------------------------------
+
+
+class Holding(_Model):
+    """One value of a field that differs, and the sides that hold it."""
+
+    value: str | None = None
+    """The value as printed; null: these sides do not hold it at all."""
+    sides: list[str]
+    """The labels of the sides that hold it, in the order of the command line."""
+
+
+class Difference(_Model):
+    """One field (or part of one) on which the sides that hold an entity do not all agree."""
+
+    path: str
+    """Where in the entity, keyed by names (as ``Disagreement.path``)."""
+    field: str
+    label: str
+    """What it is, as a player says it: ``Hive Tyrant: Toughness``, ``Keyword``."""
+    values: list[Holding]
+    """Each value with the sides that hold it: the majority's first, then by how many hold it."""
+    majority: bool = False
+    """True when one value is held by more sides than any other (two against one): it is
+    ``values[0]``, and the sides of the other values are the ones that differ."""
+    words: list[WordOp] | None = None
+    """For prose: the word-level diff from the first value's text to the second's."""
+    summary: str
+    """The whole difference in one line: ``Hive Tyrant: Toughness 10 in A and B, 9 in C``."""
+
+
+class ManyEntity(_Model):
+    """One entity as the sides hold it: listed when the sides that hold it differ on it."""
+
+    kind: str
+    id: str
+    """The id the first side that holds it gives it."""
+    name: str
+    edition: int | None = None
+    group: str
+    """The faction (or Core rules) it is listed under, as the first side that holds it names it."""
+    held_by: list[str]
+    """The labels of the sides that hold it."""
+    ids: dict[str, str] = {}
+    """The id each side gives it, where a side names it otherwise than ``id``."""
+    differences: list[Difference] = []
+
+
+class PairCounts(_Model):
+    """One pair of sides, as ``wahanorm crosscheck A B`` would count them."""
+
+    a: str
+    b: str
+    compared: int
+    agreeing: int
+    disagreeing: int
+    only_a: int
+    only_b: int
+
+
+class ManySummary(_Model):
+    """What every side holds and agrees on, and what only some hold."""
+
+    sides: int
+    held_by_all: int = 0
+    """Entities every side holds (paired across every pair of sides)."""
+    agreeing: int = 0
+    """Of those, how many every side agrees on, in every field the pairs compare."""
+    differing: int = 0
+    """Entities (held by all or by some) on which the sides that hold them differ."""
+    held_by_some: int = 0
+    """Entities that more than one side, but not every side, holds."""
+    majority: int = 0
+    """Differences where one value is held by more sides than any other."""
+
+
+class ManyReport(_Model):
+    """Where three sources or more disagree: every pair of sides compared as ``crosscheck A B``
+    compares them, joined entity by entity."""
+
+    schema_version: Literal[1] = 1
+    sides: list[Side]
+    kinds: list[str] = []
+    fields: list[str] = []
+    summary: ManySummary
+    headline: Headline = Headline()
+    """Of the datasheets every side holds, how many differ on characteristics, points, weapons."""
+    pairs: list[PairCounts]
+    entities: list[ManyEntity]
+    """The entities the sides differ on, ordered by group, kind, then id."""
+    only_one: dict[str, dict[str, int]] = {}
+    """Per side label, per kind: entities only that side holds (in kinds another side holds)."""
+
+    @property
+    def disagrees(self) -> bool:
+        """True when any pair of sides disagrees, as ``crosscheck A B`` says it (exit code 1)."""
+        return any(p.disagreeing or p.only_a or p.only_b for p in self.pairs)
