@@ -197,3 +197,14 @@ def test_an_oval_base_is_a_base_of_two_dimensions() -> None:
         a, b = {"base_size": x}, {"base_size": y}
         form._oval_base(a, b, form.Context())
         assert (b["base_size"] == x) is alike, (x, y)
+
+
+def test_a_faction_named_twice_stays_a_difference_where_the_other_lacks_both() -> None:
+    # the shorter name goes only where the other source names the faction by the longer one
+    a = {"faction_keywords": ["UNALIGNED", "UNALIGNED FORCES"]}
+    b = {"faction_keywords": ["UNALIGNED FORCES"]}
+    form._faction_named_twice(a, b, form.Context())
+    assert a["faction_keywords"] == b["faction_keywords"] == ["UNALIGNED FORCES"]
+    a, b = {"faction_keywords": ["UNALIGNED", "UNALIGNED FORCES"]}, {"faction_keywords": []}
+    form._faction_named_twice(a, b, form.Context())
+    assert a["faction_keywords"] == ["UNALIGNED", "UNALIGNED FORCES"]

@@ -860,6 +860,24 @@ def _only_model_keywords(a: Entity, b: Entity, context: Context) -> None:
             only["keywords"] = []
 
 
+def _faction_named_twice(a: Entity, b: Entity, context: Context) -> None:
+    """A faction one source names twice among the faction keywords, the second time by the
+    first words of its name (the export's ``UNALIGNED`` beside ``UNALIGNED FORCES``), where the
+    other names it once: the shorter name is none of the other's."""
+    for side, other in ((a, b), (b, a)):
+        mine, theirs = side.get("faction_keywords"), other.get("faction_keywords")
+        if not (isinstance(mine, list) and isinstance(theirs, list)):
+            continue
+        shared = [k for k in mine if isinstance(k, str) and k in theirs]
+        side["faction_keywords"] = [
+            k
+            for k in mine
+            if k in theirs
+            or not isinstance(k, str)
+            or not any(s.casefold().startswith(f"{k.casefold()} ") for s in shared)
+        ]
+
+
 _OVAL_BASE = re.compile(r"(\d+(?:\.\d+)? ?x ?\d+(?:\.\d+)? ?mm)(?: oval base)?", re.IGNORECASE)
 
 
@@ -937,6 +955,12 @@ def _rows_inline(table: Json, text: str) -> str | None:
 
 
 NORMALISATIONS: tuple[Normalisation, ...] = (
+    Normalisation(
+        "faction-named-twice",
+        "Ambull: faction keywords UNALIGNED and UNALIGNED FORCES in the export, UNALIGNED "
+        "FORCES in BSData",
+        _faction_named_twice,
+    ),
     Normalisation(
         "oval-base",
         "Carnifexes: '105 x 70mm' in the export, '105 x 70mm Oval Base' in Game-Datacards",
