@@ -132,3 +132,51 @@ def test_only_the_command_line_prints() -> None:
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print":
                 printing.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert printing == []
+
+
+def module_imports(path: Path, known: set[str]) -> set[str]:
+    """The wahanorm modules ``path`` imports (anywhere in it): ``from package import module``
+    as that module (its package, being its parent, is no circle), ``from module import name``
+    as the module."""
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name in known}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if not base.startswith("wahanorm"):
+                continue
+            modules = {f"{base}.{a.name}" for a in node.names} & known
+            names = [a for a in node.names if f"{base}.{a.name}" not in known]
+            found |= modules
+            if names and base in known:
+                found.add(base)
+    return found - {here}
+
+
+def test_no_cycle_between_modules() -> None:
+    """No module imports, through others, a module that imports it (at the top, in a function
+    or for type checking): what a module needs lies below it."""
+    known = {module_name(p) for p in sources()}
+    edges = {module_name(p): module_imports(p, known) for p in sources()}
+    cycles: list[str] = []
+    done: set[str] = set()
+
+    def walk(node: str, trail: list[str]) -> None:
+        if node in trail:
+            cycles.append(" → ".join([*trail[trail.index(node) :], node]))
+            return
+        if node in done:
+            return
+        for target in sorted(edges.get(node, ())):
+            walk(target, [*trail, node])
+        done.add(node)
+
+    for start in sorted(edges):
+        walk(start, [])
+    assert cycles == []

@@ -21,7 +21,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from wahanorm.contract.version import __version__
 
 if TYPE_CHECKING:
     from wahanorm.api import Loaded, Result, convert, crosscheck, diff, load, parse_text, write

@@ -15,12 +15,9 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Literal
 
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.errors import LINES_KEPT, LONGEST_KEPT, BatchMemo
-
-Edition = Literal[10, 11]
-EDITIONS: tuple[Edition, ...] = (10, 11)
 
 _LINK = re.compile(r"/wh40k(1[01])ed/")
 _NUMBER = re.compile(r"\d{2}(?:\.\d{2})+")

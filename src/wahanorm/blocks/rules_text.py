@@ -34,7 +34,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from wahanorm.blocks.html_tables import TableRows
 from wahanorm.blocks.html_text import (
@@ -389,36 +388,26 @@ def _sibling_labels(lines: list[TextLine]) -> list[TextLine]:
 
 # --- the one call for a page's element --------------------------------------------------------
 
-Form = Literal["rule", "stratagem"]
-"""How a text is cut into sections: as a rule (any ``UPPER CASE:`` label,
-``grammars/labelled_rule.lark``) or as a stratagem (WHEN, TARGET, EFFECT, RESTRICTIONS,
-``grammars/stratagem.lark``)."""
-
-
-def sectioner_of(form: Form) -> Sectioner:
-    """The sectioner of a form of rules text."""
-    from wahanorm.blocks.parse import labelled_rule, stratagems
-
-    return stratagems.line_parts if form == "stratagem" else labelled_rule.line_parts
-
 
 def read_element(
     el: Element,
-    form: Form = "rule",
+    sectioner: Sectioner,
     skip: Iterable[str] = (),
     tables: list[TableRows] | None = None,
     options: Walk = SITE,
 ) -> RulesText:
     """The rules text of one element of a saved page, in the contract's shape: a card's text
     (``div.str11Text`` of an 11th-edition card, ``div.str10Text`` of a 10th-edition stratagem),
-    a tooltip or a rule box. ``form`` says how to cut it into sections: ``"stratagem"`` for a
-    stratagem card (its WHEN / TARGET / EFFECT / RESTRICTIONS; ``section_text("EFFECT")`` …
-    give the fields; a text the grammar cannot read sets ``failure`` and stays whole), ``"rule"``
-    for a move, an action or any other rule (its ``UPPER CASE:`` labels). Elements with a class
+    a tooltip or a rule box. ``sectioner`` says how to cut it into sections (the reader names
+    it, so that this module knows no grammar): ``parse.stratagems.line_parts`` for a stratagem
+    card (its WHEN / TARGET / EFFECT / RESTRICTIONS; ``section_text("EFFECT")`` … give the
+    fields; a text the grammar cannot read sets ``failure`` and stays whole),
+    ``parse.labelled_rule.line_parts`` for a move, an action or any other rule (its ``UPPER
+    CASE:`` labels). Elements with a class
     in ``skip`` are left out; given ``tables``, each table of rows is appended to it and left
     out of the text. Commentary boxes go to ``commentary``; FAQ and errata boxes are left out."""
     lines, boxes = element_lines(el, skip, tables, options)
-    return build(lines, sectioner_of(form), boxes)
+    return build(lines, sectioner, boxes)
 
 
 def element_lines(

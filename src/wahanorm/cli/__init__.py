@@ -18,9 +18,9 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from wahanorm import __version__
 from wahanorm.cli import convert, crosscheck, diff, explain, outputs, terminal
 from wahanorm.cli.terminal import say
+from wahanorm.contract.version import __version__
 
 COMMANDS = (convert, diff, crosscheck, outputs, explain)
 """The modules that declare the subcommands, in the order ``--help`` lists them."""

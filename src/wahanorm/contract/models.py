@@ -7,11 +7,11 @@ the data of its kind. Characteristics keep the text the rules print beside any t
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wahanorm.contract import vocabulary
+from wahanorm.contract.vocabulary import Edition, Kind, Phase, Turn
 
 
 class Model(BaseModel):
@@ -184,13 +184,6 @@ class Damaged(Model):
     """What happens while the model is damaged."""
 
 
-Phase = Literal["command", "movement", "shooting", "charge", "fight"]
-"""A phase of a battle round, in the order of the game."""
-
-Turn = Literal["your", "opponent", "either"]
-"""Whose turn: the player's own, the opponent's, or either."""
-
-
 class PhaseTiming(Model):
     """One phase a stratagem can be used in, and whose turn that phase must be."""
 
@@ -213,10 +206,6 @@ class Timing(Model):
     """The WHEN says "any phase" ("Start of any phase", "End of any of your phases")."""
     excluded_phases: list[Phase] = []
     """Phases an "any phase" WHEN excludes ("(excluding the Command phase)")."""
-
-
-Edition = Literal[10, 11]
-"""The game's edition a rules text belongs to: 10th (2023) or 11th (June 2026)."""
 
 
 class Entity(Model):
@@ -501,12 +490,6 @@ AnyEntity = Annotated[
     Field(discriminator="kind"),
 ]
 """Any one entity, told apart by ``kind``."""
-
-Kind = Literal["datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule"]
-"""The kinds of entity, one folder of ``out/<edition>ed/`` each."""
-
-KINDS: tuple[str, ...] = get_args(Kind)
-assert KINDS == vocabulary.KINDS  # the one list, read without pydantic by the views
 
 
 class Diagnostic(Model):

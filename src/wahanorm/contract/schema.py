@@ -20,8 +20,8 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
-from wahanorm.contract.models import KINDS, AnyEntity, Index
-from wahanorm.contract.vocabulary import SCHEMA_VERSION
+from wahanorm.contract.models import AnyEntity, Index
+from wahanorm.contract.vocabulary import KINDS, SCHEMA_VERSION
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_KINDS = ("entity", "index")

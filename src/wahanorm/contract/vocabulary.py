@@ -3,10 +3,7 @@ database, ``show``), kept here so that such code loads no pydantic (``wahanorm.m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from wahanorm.contract.models import Turn
+from typing import Any, Literal, get_args
 
 SCHEMA_VERSION = 3
 """Version of the output contract (``schema_version`` of ``index.json``): 2 added editions,
@@ -28,8 +25,20 @@ order; the invulnerable save, which not every model has, is not among them."""
 WEAPON_CHARACTERISTICS = ("range", "attacks", "skill", "strength", "armour_penetration", "damage")
 """The characteristics of a weapon (fields of ``models.Weapon``), in printed order."""
 
-KINDS = ("datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule")
-"""The kinds of entity (``models.Kind``), one folder of ``out/<edition>ed/`` each."""
+Kind = Literal["datasheet", "stratagem", "detachment", "detachment_rule", "enhancement", "rule"]
+"""The kinds of entity, one folder of ``out/<edition>ed/`` each."""
+
+KINDS: tuple[Kind, ...] = get_args(Kind)
+"""The kinds, in this order (the order of ``index.json``, of reports and of the schema)."""
+
+Edition = Literal[10, 11]
+"""The game's edition a rules text belongs to: 10th (2023) or 11th (June 2026)."""
+
+Phase = Literal["command", "movement", "shooting", "charge", "fight"]
+"""A phase of a battle round, in the order of the game."""
+
+Turn = Literal["your", "opponent", "either"]
+"""Whose turn: the player's own, the opponent's, or either."""
 
 
 def kind_words(kind: str, count: int | None = None) -> str:
@@ -41,7 +50,7 @@ def kind_words(kind: str, count: int | None = None) -> str:
     return f"{count} {words}" if count == 1 else f"{count} {words}s"
 
 
-EDITIONS = (10, 11)
+EDITIONS: tuple[Edition, ...] = get_args(Edition)
 """The editions of the game the contract knows."""
 
 CURRENT_EDITION = 11

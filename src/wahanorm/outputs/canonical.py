@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from wahanorm import __version__
 from wahanorm.contract.hashing import hash_of, said_of
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath, unsafe_relpath
+from wahanorm.contract.version import __version__
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

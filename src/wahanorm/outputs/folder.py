@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from wahanorm import __version__
 from wahanorm.contract.layout import INDEX_NAME, entity_relpath, not_an_output_file
+from wahanorm.contract.version import __version__
 from wahanorm.errors import OutputError
 
 # --- The output folder: whose it is, one writer, whole runs -------------------------------

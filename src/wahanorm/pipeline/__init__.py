@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from wahanorm.blocks.edition import Edition
+    from wahanorm.contract.vocabulary import Edition
     from wahanorm.outputs.diff.sides import Converted
     from wahanorm.pipeline.after_read import Extraction
     from wahanorm.pipeline.run import (

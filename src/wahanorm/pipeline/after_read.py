@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from wahanorm.blocks.edition import Edition, own_edition, settle_edition
+from wahanorm.blocks.edition import own_edition, settle_edition
 from wahanorm.blocks.parse.stats import out_of_range
 from wahanorm.contract.hashing import content_hash
 from wahanorm.contract.models import Datasheet, Profile, Weapon
-from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS
+from wahanorm.contract.vocabulary import PROFILE_CHARACTERISTICS, WEAPON_CHARACTERISTICS, Edition
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
 

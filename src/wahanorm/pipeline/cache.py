@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import orjson
 
-from wahanorm import __version__
 from wahanorm.blocks import decode as decoding
 from wahanorm.contract.hashing import hash_of, said_of
+from wahanorm.contract.version import __version__
 from wahanorm.errors import DiagnosticRow, InputError, diagnostic_row
 
 if TYPE_CHECKING:

@@ -29,8 +29,8 @@ from wahanorm.pipeline.cache import Cache, RunRecord, Seen, input_key, run_key
 from wahanorm.readers.base import Source
 
 if TYPE_CHECKING:
-    from wahanorm.blocks.edition import Edition
     from wahanorm.contract.models import Diagnostic
+    from wahanorm.contract.vocabulary import Edition
     from wahanorm.pipeline.after_read import Extraction
     from wahanorm.pipeline.merge import Repeat
     from wahanorm.readers.base import Entity

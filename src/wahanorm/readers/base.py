@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from wahanorm.blocks import decode as decoding
-from wahanorm.blocks.edition import Edition
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.errors import InputError, Report
 
 if TYPE_CHECKING:

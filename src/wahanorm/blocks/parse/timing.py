@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, cast, get_args
 
-from wahanorm.contract.models import Phase, PhaseTiming, Timing, Turn
+from wahanorm.contract.models import PhaseTiming, Timing
+from wahanorm.contract.vocabulary import Phase, Turn
 
 PHASES: tuple[Phase, ...] = get_args(Phase)
 # The steps of a phase that a WHEN names on their own, and the phase each belongs to.

@@ -77,7 +77,7 @@ def not_compared_lines(items: list[NotCompared]) -> list[str]:
     by_kind: dict[str, dict[str, list[NotCompared]]] = {}
     for item in items:
         by_kind.setdefault(item.kind, {}).setdefault(item.side, []).append(item)
-    rank = {kind: n for n, kind in enumerate(KINDS)}
+    rank: dict[str, int] = {kind: n for n, kind in enumerate(KINDS)}
     lines = []
     for kind in sorted(by_kind, key=lambda k: (rank.get(k, len(rank)), k)):
         parts = []

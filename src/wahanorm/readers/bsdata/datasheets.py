@@ -31,9 +31,9 @@ from wahanorm.blocks.datasheet import (
     DatasheetDraft,
     build_datasheet,
 )
-from wahanorm.blocks.edition import Edition
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Datasheet, Points, Profile, Stat
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.readers.bsdata.abilities import unit_abilities
 from wahanorm.readers.bsdata.catalogue import (
     FACTION_PREFIX,

@@ -10,7 +10,8 @@ import zipfile
 from collections.abc import Sequence
 
 from wahanorm.blocks.decode import MAX_INPUT_BYTES
-from wahanorm.blocks.edition import Edition, as_edition, settle_edition
+from wahanorm.blocks.edition import as_edition, settle_edition
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.errors import Report, WahanormError, caret_excerpt
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading, Source
 from wahanorm.readers.bsdata.catalogue import contents

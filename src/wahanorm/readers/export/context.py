@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wahanorm.blocks import decode as decoding
-from wahanorm.blocks.edition import Edition, as_edition, link_edition
+from wahanorm.blocks.edition import as_edition, link_edition
 from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.contract.models import Ability, SourceRef, Weapon
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign
 from wahanorm.readers.export.markup import FieldLines, field_lines, field_parts, field_text, thawed

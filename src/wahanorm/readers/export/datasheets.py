@@ -28,7 +28,7 @@ from wahanorm.blocks.datasheet import (
     build_datasheet,
     build_profile,
 )
-from wahanorm.blocks.edition import Edition, link_edition
+from wahanorm.blocks.edition import link_edition
 from wahanorm.blocks.parse.abilities import named_ability, parse_core_ability
 from wahanorm.blocks.parse.numbers import game_int
 from wahanorm.blocks.parse.points import CostTable, Tier
@@ -44,7 +44,7 @@ from wahanorm.contract.models import (
     Stat,
     Weapon,
 )
-from wahanorm.contract.vocabulary import PROFILE_LABELS, units_text
+from wahanorm.contract.vocabulary import PROFILE_LABELS, Edition, units_text
 from wahanorm.readers.export.context import ExportContext
 from wahanorm.readers.export.rules import Links, flag
 from wahanorm.readers.export.tables import Record, cells_key

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wahanorm.blocks.parse.timing import PHASES, read_when
-from wahanorm.contract.models import Phase, Timing, Turn
-from wahanorm.contract.vocabulary import TURN_WORDS
+from wahanorm.contract.models import Timing
+from wahanorm.contract.vocabulary import TURN_WORDS, Phase, Turn
 
 _EXPORT_TURNS: dict[str, Turn] = {
     "your turn": "your",

@@ -38,7 +38,7 @@ from wahanorm.contract.models import (
     Stat,
     Weapon,
 )
-from wahanorm.readers.gamedatacards.read import Gdc
+from wahanorm.readers.gamedatacards.context import Gdc
 from wahanorm.readers.gamedatacards.text import english, name_text, rules_text, text_lines
 
 _STATS = (

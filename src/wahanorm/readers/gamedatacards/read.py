@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-from wahanorm.blocks.edition import Edition, as_edition
-from wahanorm.contract.models import SourceRef
+from wahanorm.blocks.edition import as_edition
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign, Entity, Part, ReadContext, Reading, Source
+from wahanorm.readers.gamedatacards import datasheets, rules
+from wahanorm.readers.gamedatacards.context import Gdc, has_value
 from wahanorm.readers.gamedatacards.text import ENGLISH, Language
 
 MAX_DEPTH = 64
@@ -30,51 +31,6 @@ _ID_AT = re.compile(r'"id"\s*:\s*"([^"\\]{1,100})"')
 ENTRY_KINDS = ("datasheets", "stratagems", "detachments", "enhancements", "rules")
 TOP_READ = frozenset({*ENTRY_KINDS, "source", "compatibleDataVersion", "updated", "name", "id"})
 """The keys of the file's object that are read; the others are said (``dropped-field``)."""
-
-
-@dataclass
-class Gdc:
-    """What the parts of the reader share: the file, its report, the language, the line of
-    each entry by its id, and what was left out, counted, to be said once per input."""
-
-    path: str
-    report: Report
-    language: Language
-    lines: dict[str, int] = field(default_factory=dict)
-    faction: str = ""
-    dropped: Counter[str] = field(default_factory=Counter)
-    unknown: Counter[str] = field(default_factory=Counter)
-
-    def source(self, entry: Any) -> SourceRef:
-        """Where an entry is: the line of its id in the file (line 1 for an entry without)."""
-        key = entry.get("id") if isinstance(entry, dict) else None
-        line = self.lines.get(key, 1) if isinstance(key, str) else 1
-        return SourceRef(path=self.path, line_start=line, line_end=line)
-
-    def line(self, entry: Any) -> int | None:
-        key = entry.get("id") if isinstance(entry, dict) else None
-        return self.lines.get(key) if isinstance(key, str) else None
-
-    def pick(self, value: object) -> str:
-        return self.language.pick(value)
-
-    def keys(
-        self, what: str, entry: dict[str, Any], read: frozenset[str], dropped: frozenset[str]
-    ) -> None:
-        """Count the keys of ``entry`` left out: ``dropped`` (no field in the contract) and
-        those the reader does not know at all."""
-        for key in entry:
-            if key in read:
-                continue
-            if key in dropped:
-                if _has_value(entry[key]):
-                    self.dropped[f"{what}.{key}"] += 1
-            else:
-                self.unknown[f"{what}.{key}"] += 1
-
-
-def _has_value(value: object) -> bool:
-    return value not in (None, "", [], {}, False)
 
 
 def read_gdc(source: Source, context: ReadContext) -> Reading:
@@ -89,8 +45,6 @@ def read_gdc(source: Source, context: ReadContext) -> Reading:
     gdc.lines = _id_lines(source.text)
     name = data.get("name")
     gdc.faction = name if isinstance(name, str) else ""
-    from wahanorm.readers.gamedatacards import datasheets, rules
-
     context.stage("rules and detachments")
     entities: list[Entity] = []
     entities.extend(rules.army_rules(gdc, data))
@@ -107,7 +61,7 @@ def read_gdc(source: Source, context: ReadContext) -> Reading:
     if isinstance(version, int) and not isinstance(version, bool):
         reading.data_version = str(version)
     for key in data:
-        if key not in TOP_READ and _has_value(data[key]):
+        if key not in TOP_READ and has_value(data[key]):
             gdc.dropped[f"file.{key}"] += 1
     _said(gdc)
     return reading

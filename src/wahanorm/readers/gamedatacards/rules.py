@@ -17,7 +17,7 @@ from wahanorm.blocks.parse.timing import derive_timing
 from wahanorm.blocks.rules_text import Part
 from wahanorm.contract.ids import make_id
 from wahanorm.contract.models import Detachment, DetachmentRule, Enhancement, Rule, Stratagem
-from wahanorm.readers.gamedatacards.read import Gdc
+from wahanorm.readers.gamedatacards.context import Gdc
 from wahanorm.readers.gamedatacards.text import english, name_text, text_lines
 from wahanorm.readers.gamedatacards.text import rules_text as text_of
 

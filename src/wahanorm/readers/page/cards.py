@@ -126,11 +126,6 @@ def leave_out_faq(elements: list[Element], ctx: TooltipContext) -> None:
             ctx.faq_left_out.setdefault(box.getroottree().getpath(box), (kind, questions, errata))
 
 
-def in_faq(el: Element) -> bool:
-    """Whether ``el`` sits inside a FAQ or errata box."""
-    return any(dom.has_class(a, cls) for a in el.iterancestors() for cls in FAQ_BOXES)
-
-
 def within(el: Element, holder: Element) -> bool:
     """Whether ``el`` sits inside ``holder``."""
     return any(ancestor is holder for ancestor in el.iterancestors())
@@ -174,7 +169,9 @@ def _card_body(text_el: Element | None) -> CardBody:
     if text_el is None:
         return CardBody()
     tables: list[TableRows] = []
-    shape = rules_text.read_element(text_el, "rule", skip=FAQ_BOXES, tables=tables)
+    shape = rules_text.read_element(
+        text_el, labelled_rule.line_parts, skip=FAQ_BOXES, tables=tables
+    )
     return CardBody(shape, tables)
 
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 
 from wahanorm.blocks import html as dom
-from wahanorm.blocks.edition import Edition, links_edition
+from wahanorm.blocks.edition import links_edition
 from wahanorm.blocks.html import Element
+from wahanorm.contract.vocabulary import Edition
 from wahanorm.errors import Report
 from wahanorm.readers.base import EditionSign, Entity, Part, Reading
 from wahanorm.readers.page import faction as faction_page

@@ -23,7 +23,7 @@ from wahanorm.blocks import html as dom
 from wahanorm.blocks import rules_text
 from wahanorm.blocks.html import Element
 from wahanorm.blocks.html_tables import TableRows
-from wahanorm.blocks.parse import labelled_rule
+from wahanorm.blocks.parse import labelled_rule, stratagems
 from wahanorm.blocks.parse.detachment import split_detachment_text
 from wahanorm.blocks.parse.labelled_rule import split_rule_number
 from wahanorm.blocks.parse.numbers import game_int
@@ -343,7 +343,7 @@ def read_stratagem(span: Element, ctx: TooltipContext) -> Stratagem | None:
 def stratagem_body(body: Element, name: str, ctx: TooltipContext) -> dict[str, Any]:
     """A stratagem card's fields of rules text from its text element (``str10Text``,
     ``str11Text``): WHEN … RESTRICTIONS, sections, modes, commentary (``rules_text``)."""
-    shape = rules_text.read_element(body, "stratagem")
+    shape = rules_text.read_element(body, stratagems.line_parts)
     if shape.text and not any(label in shape.text for label in _BODY_LABELS):
         # An older stratagem printed as one paragraph (Boarding Action's INSANE BRAVERY): no
         # WHEN/TARGET/EFFECT to cut, the whole text is its effect.
