@@ -1,4 +1,4 @@
-"""A run converts without cyclic garbage collection (``pipeline.run.fewer_collections``), and
+"""A run converts without cyclic garbage collection (``pipeline.collector.fewer_collections``), and
 leaves the collector as it found it: switched on or off as before, its thresholds, a process's
 own frozen objects frozen, and alone beside another thread; what the run made is not scanned again by the young generations, and
 a cycle made in a run is still freed by a full collection."""

@@ -99,9 +99,9 @@ class DiagnosticRow(NamedTuple):
     """A diagnostic as the program holds it, from the ``Report`` that collects it to the run
     cache and the terminal: plain values, the fields of the contract's ``Diagnostic`` in its
     order (``tests/test_diagnostic_rows.py`` holds both), made into that model only where a
-    caller asks for models (``Conversion.diagnostics``, the Python API). A model costs some
-    4 µs to make and more to pickle, unpickle and dump, and a batch of 1,000 dumps says some
-    77,000 diagnostics, which its workers used to send the main process as models."""
+    caller asks for models (``Conversion.diagnostics``, the Python API): a batch says tens of
+    thousands of diagnostics, and a model costs far more than a tuple to make, pickle and dump
+    (``scripts/BENCHMARKS.md``)."""
 
     severity: Severity
     code: str
@@ -366,8 +366,7 @@ class BatchMemo(Generic[K, V]):
         not kept: a memo of lines holds at most ``size`` lines of at most this length."""
         # In the order kept, the oldest first: an OrderedDict drops its first in constant time,
         # where a dict's first key is found past every slot dropped before it
-        # (``scripts/bench_memo.py``: 2.5-4.9 µs a new line at 8,192 lines, 14.5-16.5 µs at
-        # 65,536, against 0.4-0.7 µs at either now).
+        # (``scripts/bench_memo.py`` measures both).
         self._kept: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()  # two threads that keep at once drop one oldest each
         BatchMemo._every.add(self)  # type: ignore[arg-type]

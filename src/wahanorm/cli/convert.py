@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import shlex
 import sys
@@ -185,6 +184,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
 def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) -> int:
     from wahanorm import pipeline
+    from wahanorm.pipeline.collector import frozen
 
     started = time.perf_counter()
     with _progress_bar() as progress:
@@ -196,26 +196,8 @@ def _convert(args: argparse.Namespace, inputs: list[Path], store: Cache | None) 
             edition=args.edition,
             language=args.language,
         )
-    with _frozen():
+    with frozen():
         return _written(args, inputs, store, result, started)
-
-
-@contextlib.contextmanager
-def _frozen() -> Iterator[None]:
-    """What a run leaves, frozen while the command prints and writes it: in a process that has
-    made no full collection since its old generation grew (a command's), some 70,000 more
-    containers would start one over all of it (1.3 s after a big batch). Put back after, so
-    that a process that calls ``main`` and goes on (a test, a script) collects as before; the
-    program freezes it again to its end (``cli.command``). Where the process froze objects of
-    its own, they are left as they are and nothing more is frozen."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def _written(
@@ -306,7 +288,7 @@ def _progress_bar() -> Iterator[pipeline.Progress | None]:
     from tqdm import tqdm  # only on a terminal: the import costs a run from the cache dearly
 
     # No monitor thread: the bar is refreshed at each step, and beside another thread a run
-    # leaves the garbage collector on (``pipeline.run.fewer_collections``).
+    # leaves the garbage collector on (``pipeline.collector.fewer_collections``).
     tqdm.monitor_interval = 0
     with tqdm(total=0, unit="input", file=sys.stderr, leave=False, disable=None) as bar:
 

@@ -106,13 +106,11 @@ def load_sides(
 ) -> R | None:
     """Load each side of ``specs`` and ``compare`` them all (``compare_sides`` for two).
 
-    Without cyclic garbage collection, as a run converts (``fewer_collections``): the entity
-    files parsed (some 700,000 dicts, lists and strings of a whole export) and the forms made to
-    compare them are trees without cycles, and the collector scanned them all again in full
-    collections while they grew, for nothing freed."""
+    Without cyclic garbage collection, as a run converts (``pipeline.collector``): the entity
+    files parsed and the forms made to compare them are trees without cycles."""
     from wahanorm.outputs.diff.sides import load_side
     from wahanorm.pipeline import converted
-    from wahanorm.pipeline.run import fewer_collections
+    from wahanorm.pipeline.collector import fewer_collections
 
     notes: list[str] = []
     try:

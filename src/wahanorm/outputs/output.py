@@ -231,7 +231,7 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 def check_depth(where: str, raw: bytes | str, data: Any) -> None:
     """Raise ``InputError`` when the JSON ``data`` (parsed from ``raw``) nests deeper than
     ``MAX_JSON_DEPTH``, without recursion: its brackets, one level of innermost pairs dropped per
-    pass, are gone within the limit (0.02 s for an export's 4,546 files); brackets inside strings
+    pass, are gone within the limit; brackets inside strings
     can keep them, and then the parsed value is walked with a stack."""
     text = raw.encode() if isinstance(raw, str) else raw
     brackets = text.translate(_BRACKETS, _NOT_BRACKETS)

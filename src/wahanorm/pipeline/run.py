@@ -9,13 +9,10 @@ that boundary and becomes a diagnostic, so one bad file never stops a batch.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
-import threading
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +23,7 @@ from wahanorm.errors import DiagnosticRow, Report, WahanormError
 from wahanorm.outputs.canonical import render_outputs
 from wahanorm.pipeline import discover as ingest
 from wahanorm.pipeline.cache import Cache, RunRecord, Seen, input_key, run_key
+from wahanorm.pipeline.collector import fewer_collections
 from wahanorm.readers.base import Source
 
 if TYPE_CHECKING:
@@ -91,48 +89,6 @@ class Conversion:
     def errors(self) -> int:
         """How many diagnostics are errors."""
         return sum(1 for d in self.rows() if d.severity == "error")
-
-
-@contextlib.contextmanager
-def fewer_collections() -> Iterator[None]:
-    """No cyclic garbage collection while a block converts; what the block made is then handed
-    to the collector's oldest generation without a scan.
-
-    A run makes millions of objects that live to its end and almost no cycles (some 1,600 of
-    the 4 million objects of a whole export are freed by the collector, none of them large).
-    A collection scans every object made since the last one, so at any threshold the collector
-    walked each object of a run at least once, and the survivors again in the older
-    generations: about 0.3 s of a whole export's 3.6 s of user CPU, 2 s of a batch of 1,000
-    dumps, for nothing freed. Switched off for the block, and its objects moved to the oldest
-    generation (``gc.freeze`` then ``gc.unfreeze``), no collection scans them until a full one;
-    the few cycles a run makes wait for it. Peak memory stays the same. Where the process froze
-    objects of its own (``gc.freeze`` before a fork), they are left frozen: the block's objects
-    stay young and the next collection scans them, as without this.
-
-    Python starts that full collection soon, though, in a process that has not made one since
-    its old generation grew (its count of long-lived objects is then stale): after some ten
-    collections of the middle generation, some 70,000 containers made after the block. It
-    walks every object of the run (1.3 s after a rerun of 1,000 dumps from the cache), so what
-    a run does after converting (storing its record, a row per diagnostic) is inside the block,
-    and ``convert`` freezes what the run leaves while it prints and writes it
-    (``cli.convert._frozen``).
-
-    The collector is the whole process's: a run changes it only while the run is the process's
-    one thread (a command, a script). Beside other threads (a service calling
-    ``wahanorm.convert``) it is left as it is, collecting as without this."""
-    if threading.active_count() > 1:
-        yield
-        return
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if collecting:
-            gc.enable()
 
 
 def extract_text(
@@ -332,8 +288,8 @@ def _extract_all(
         )
 
         # The models, which merge and render need here anyway, built before the workers start:
-        # a forked worker inherits them instead of building pydantic's classes again (some
-        # 0.15 s of each worker's 0.3 s start).
+        # a forked worker inherits them instead of building pydantic's classes again (half of
+        # a worker's start).
         import wahanorm.contract.models  # noqa: F401
 
         with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker) as pool:
@@ -406,8 +362,8 @@ def _extract_in_worker(job: tuple[Source, str | None, Cache | None]) -> Extracti
     pool, so the copy a repeat stands for is always in the merge; and a worker takes its inputs
     in input order (chunks submitted in order), so the first copy of each hash in input order is always
     whole, as merge's first copy is. Pickling the fields again and unpickling them in the main
-    process cost some 1.8 ms a dump of a batch, a quarter of reading it, and the main process's
-    half competed with the workers for the cores."""
+    process would cost a good part of reading them, and the main process's half competes with
+    the workers for the cores (``scripts/BENCHMARKS.md``)."""
     from wahanorm.pipeline.merge import as_sent
 
     extraction = extract_and_store(job)

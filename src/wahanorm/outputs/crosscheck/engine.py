@@ -407,7 +407,7 @@ def _side(snap: Snapshot, entities: Any, label: str) -> Side:
 def _index(snap: Snapshot) -> dict[str, Any]:
     try:
         # orjson, as ``read_entities`` has read it already (a text it cannot read is an input
-        # error there): the same values, 0.03 → 0.01 s of a whole export's index
+        # error there): the same values
         index = orjson.loads(snap.files.get(INDEX_NAME, "{}"))
     except orjson.JSONDecodeError:
         return {}
