@@ -74,6 +74,15 @@ def test_each_normalisation_is_listed_once_with_its_example() -> None:
         ('20+"', '20"+'),
         ("TWIN-LINKED", "TWIN LINKED"),
         ("while Battle- shocked, except", "while Battle-shocked, except"),
+        ("must be set up wholly within", "must be setup wholly within"),
+        (
+            "characteristics of the bearers melee weapons",
+            "characteristics of the bearer's melee weapons",
+        ),
+        (
+            "subtract 5 from this model's Objective Control",
+            "subtract 5 from this models Objective Control",
+        ),
     ],
 )
 def test_texts_in_one_form(a: str, b: str) -> None:

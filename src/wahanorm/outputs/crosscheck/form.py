@@ -444,6 +444,8 @@ _INCH_PLUS = re.compile(r'(\d)"\+')  # 20"+ → 20+"
 _INCHES = re.compile(r'(?<=[\d+])"')
 _WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
 _BROKEN_HYPHEN = re.compile(r"(?<=[^\W\d])- (?=[^\W\d])")  # "Battle- shocked"
+_SETUP = re.compile(r"\bsetup\b", re.IGNORECASE)  # the verb written as one word
+_POSSESSIVE = re.compile(r"(?<=[^\W\d])['’]s\b")  # "bearer's" as "bearers"
 _EDGE = "\"'.,;:!?()"
 
 
@@ -453,7 +455,10 @@ def text_form(text: str) -> tuple[str, ...]:
     ``HAZARDOUS``), fractions as digits (``½"`` / ``1/2"``), numbers as digits (``two`` /
     ``2``), an inch mark before or after a ``+`` (``20+"`` / ``20"+``) or none, a hyphen
     between letters as a space (``TWIN-LINKED`` / ``TWIN LINKED``; ``Battle- shocked`` /
-    ``Battle-shocked``), letter case, spacing and the punctuation around words."""
+    ``Battle-shocked``), ``setup`` as ``set up`` (``must be setup wholly within`` / ``must be
+    set up wholly within``), a possessive ``'s`` with or without its apostrophe (``the bearer's
+    melee weapons`` / ``the bearers melee weapons``; a plural's ``models'`` is ``models`` already,
+    its apostrophe punctuation), letter case, spacing and the punctuation around words."""
     return tuple(_NUMBER_WORDS.get(w, w) for w in _words(text))
 
 
@@ -462,7 +467,7 @@ def _words(text: str) -> tuple[str, ...]:
     """``text_form`` but for the numbers in words."""
     text = _INCH_PLUS.sub(r"\1+", text.translate(_FRACTIONS))
     text = _BROKEN_HYPHEN.sub("-", _INCHES.sub("", _BRACKETS.sub("", text)))
-    text = _WORD_HYPHEN.sub(" ", text)
+    text = _POSSESSIVE.sub("s", _SETUP.sub("set up", _WORD_HYPHEN.sub(" ", text)))
     words = (w.strip(_EDGE).casefold() for w in text.split())
     return tuple(w for w in words if w)
 
@@ -1028,7 +1033,7 @@ NORMALISATIONS: tuple[Normalisation, ...] = (
     Normalisation(
         "one-text",
         "'[HAZARDOUS]' / 'HAZARDOUS', 'two' / '2', '½\"' / '1/2\"', '20+\"' / '20\"+', "
-        "'TWIN-LINKED' / 'TWIN LINKED', '2 Eliminators' / '2 Eliminator'",
+        "'TWIN-LINKED' / 'TWIN LINKED', '2 Eliminators' / '2 Eliminator', 'set up' / 'setup', 'bearer's' / 'bearers'",
         _one_text,
     ),
 )
